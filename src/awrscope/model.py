@@ -1,0 +1,215 @@
+"""The typed report model: what every parser produces and every later layer reads.
+
+A report is a header plus named sections. Each section is a table of rows; a
+row has a label (event, statistic, tablespace, ...), its source line and its
+fields. Field units are declared once per section (``Section.units``) using
+the vocabulary of :data:`UNITS`, so no number travels without its unit.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Iterable, Iterator, Mapping
+
+SCHEMA_VERSION = "1.0"
+
+#: Units used in ``Section.units``.
+UNITS = {
+    "s": "seconds",
+    "ms": "milliseconds",
+    "us": "microseconds",
+    "cs": "centiseconds (V$SYSSTAT time statistics are printed in cs)",
+    "count": "a count of events or requests",
+    "B": "bytes",
+    "KB": "kibibytes",
+    "MB": "mebibytes",
+    "GB": "gibibytes",
+    "blocks": "database blocks",
+    "%": "percent",
+    "1/s": "per second",
+    "1/txn": "per transaction",
+    "ratio": "dimensionless ratio",
+    "sessions": "average active sessions",
+    "text": "text",
+    "stat": "unit of the statistic itself (see its name)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ParseIssue:
+    level: str  # "error" | "warning" | "info"
+    section: str | None
+    line: int | None
+    message: str
+
+    def as_dict(self) -> dict:
+        return {"level": self.level, "section": self.section, "line": self.line, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of a section. ``values`` holds numbers (None when the cell was
+    blank, N/A or overflowed), ``text`` holds the non-numeric fields."""
+
+    name: str | None
+    line: int
+    values: Mapping[str, float | None]
+    text: Mapping[str, str] = field(default_factory=dict)
+
+    def get(self, key: str) -> float | None:
+        return self.values.get(key)
+
+    def as_dict(self) -> dict:
+        d: dict = {"name": self.name, "line": self.line}
+        d.update(self.text)
+        d.update(self.values)
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    key: str
+    title: str
+    line: int
+    units: Mapping[str, str]
+    rows: tuple[Row, ...]
+    notes: tuple[str, ...] = ()
+    # Lookup by normalised row name, built by the parser (first row wins).
+    index: Mapping[str, Row] = field(default_factory=dict, repr=False, compare=False)
+
+    def row(self, name: str) -> Row | None:
+        return self.index.get(normalise_name(name))
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def as_dict(self) -> dict:
+        return {
+            "title": self.title,
+            "line": self.line,
+            "units": dict(self.units),
+            "notes": list(self.notes),
+            "rows": [r.as_dict() for r in self.rows],
+        }
+
+
+def make_section(key: str, title: str, line: int, units: Mapping[str, str], rows: Iterable[Row],
+                 notes: Iterable[str] = ()) -> Section:
+    rows = tuple(rows)
+    index: dict[str, Row] = {}
+    for r in rows:
+        if r.name:
+            index.setdefault(normalise_name(r.name), r)
+    return Section(key, title, line, dict(units), rows, tuple(notes), index)
+
+
+def normalise_name(name: str) -> str:
+    """Lower case, single spaces, no trailing colon: the lookup key of a row name."""
+    return " ".join(name.lower().split()).rstrip(":").strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    snap_id: int | None
+    time: datetime | None
+    sessions: float | None = None
+    cursors_per_session: float | None = None
+    line: int | None = None
+
+    def as_dict(self) -> dict:
+        return {
+            "snap_id": self.snap_id,
+            "time": self.time.isoformat(sep=" ") if self.time else None,
+            "sessions": self.sessions,
+            "cursors_per_session": self.cursors_per_session,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    name: str | None
+    number: int | None = None
+    host: str | None = None
+    startup_time: datetime | None = None
+
+    def as_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "number": self.number,
+            "host": self.host,
+            "startup_time": self.startup_time.isoformat(sep=" ") if self.startup_time else None,
+        }
+
+
+@dataclass(slots=True)
+class Header:
+    db_name: str | None = None
+    dbid: int | None = None
+    unique_name: str | None = None
+    role: str | None = None
+    edition: str | None = None
+    version: str | None = None
+    rac: bool | None = None
+    cdb: bool | None = None
+    container: str | None = None
+    instances: list[Instance] = field(default_factory=list)
+    host: str | None = None
+    platform: str | None = None
+    cpus: int | None = None
+    cores: int | None = None
+    sockets: int | None = None
+    memory_gb: float | None = None
+    begin: Snapshot | None = None
+    end: Snapshot | None = None
+    elapsed_min: float | None = None  # as printed in the header
+    db_time_min: float | None = None  # as printed in the header
+    line: int | None = None
+
+
+@dataclass(slots=True)
+class Report:
+    """A parsed report (one period). Compare-period reports hold two of these in ``periods``."""
+
+    kind: str  # awr | statspack | awr_global | awr_diff | addm | ash
+    format: str  # text | html
+    version: str | None
+    header: Header
+    sections: dict[str, Section]
+    issues: list[ParseIssue]
+    elapsed_s: float | None = None
+    db_time_s: float | None = None
+    generation: str | None = None  # e.g. "sp8i", "awr11.2.0.4"
+    periods: list["Report"] = field(default_factory=list)
+    diff: dict[str, Section] = field(default_factory=dict)
+    source_path: str | None = None
+    source_sha256: str | None = None
+    source_bytes: int | None = None
+
+    # -- convenience accessors used by metrics and rules -------------------
+    def section(self, key: str) -> Section | None:
+        return self.sections.get(key)
+
+    def stat(self, name: str) -> Row | None:
+        """An Instance Activity statistic row (fields total, per_second, per_transaction)."""
+        sec = self.sections.get("instance_activity")
+        return sec.row(name) if sec else None
+
+    def stat_total(self, name: str) -> float | None:
+        r = self.stat(name)
+        return r.values.get("total") if r else None
+
+    def event(self, name: str, scope: str = "fg") -> Row | None:
+        """A wait event row. scope: 'fg' (foreground), 'bg' (background), 'all' (system-wide)."""
+        key = {"fg": "wait_events_fg", "bg": "wait_events_bg", "all": "wait_events"}[scope]
+        sec = self.sections.get(key)
+        return sec.row(name) if sec else None
+
+    @property
+    def instance_names(self) -> list[str]:
+        return [i.name for i in self.header.instances if i.name]
+
+    def warn(self, message: str, section: str | None = None, line: int | None = None) -> None:
+        self.issues.append(ParseIssue("warning", section, line, message))

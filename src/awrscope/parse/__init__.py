@@ -1,0 +1,231 @@
+"""From bytes or text to a :class:`~awrscope.model.Report`.
+
+``parse_text`` is pure; ``parse_path`` reads files (see :mod:`.source`).
+"""
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+
+from ..errors import InputError, NotAReportError, UnsupportedReportError
+from ..model import Header, ParseIssue, Report, Row, Section, make_section
+from .detect import Detected, detect
+from .header import db_from_titles, parse_header
+from .names import is_idle
+from .raw import Block
+from .sections import lookup
+from .source import Source, decode, looks_binary, read_sources
+from .text import blocks_from_text, normalise_lines
+
+_NOT_ANALYSED = {
+    "ash": "an ASH report (ashrpt): recognised, but awrscope does not analyse ASH reports yet",
+    "addm": "an ADDM report: recognised, but awrscope does not analyse ADDM reports yet",
+}
+
+
+def parse_source(src: Source) -> Report:
+    if not src.data.strip():
+        raise NotAReportError(f"{src.name}: the file is empty")
+    if looks_binary(src.data):
+        raise NotAReportError(f"{src.name}: binary data, not an AWR or Statspack report")
+    text, _encoding = decode(src.data)
+    report = parse_text(text, name=src.name)
+    report.source_path = src.name
+    report.source_sha256 = src.sha256
+    report.source_bytes = src.size
+    return report
+
+
+def parse_path(path: str) -> list[Report]:
+    return [parse_source(s) for s in read_sources(path)]
+
+
+def parse_text(text: str, name: str = "<text>") -> Report:
+    det = detect(text)
+    if det.kind is None:
+        raise NotAReportError(f"{name}: not an AWR or Statspack report (no report header found)")
+    if det.kind in _NOT_ANALYSED:
+        raise UnsupportedReportError(f"{name}: {_NOT_ANALYSED[det.kind]}", det.kind)
+    if det.format == "html":
+        from .html import blocks_from_html  # imported lazily: text users never pay for it
+
+        header_lines, header_first, blocks, html_issues = blocks_from_html(text)
+    else:
+        lines = normalise_lines(text)
+        header_lines, header_first, blocks = blocks_from_text(lines)
+        html_issues = []
+    return build_report(det, header_lines, header_first, blocks, html_issues, text)
+
+
+def build_report(det: Detected, header_lines: list[str], header_first: int, blocks: list[Block],
+                 issues: list[ParseIssue], text: str) -> Report:
+    issues = list(issues)
+    header = parse_header(header_lines, header_first, issues)
+    sections: dict[str, Section] = {}
+    unrecognised: list[str] = []
+    for block in blocks:
+        spec = lookup(block.title)
+        if spec is None:
+            unrecognised.append(block.title)
+            continue
+        try:
+            sec = spec.mapper(block, spec.key, issues)
+        except Exception as e:  # a mapper bug must not lose the rest of the report
+            issues.append(ParseIssue("error", spec.key, block.line,
+                                     f"section '{block.title}' could not be read ({type(e).__name__}: {e})"))
+            continue
+        if sec is None:
+            if _says_no_data(block):
+                continue
+            if block.tables or any(l.strip() for l in block.lines):
+                issues.append(ParseIssue("warning", spec.key, block.line,
+                                         f"section '{block.title}': no rows could be read"))
+            continue
+        if spec.key in sections:
+            sections[spec.key] = _merge(sections[spec.key], sec)
+        else:
+            sections[spec.key] = sec
+    version = header.version or det.version
+    report = Report(kind=det.kind, format=det.format, version=version, header=header,
+                    sections=sections, issues=issues, generation=_generation(det.kind, version, sections))
+    if not header.db_name or not header.instances:
+        db, inst = db_from_titles(_suffix_lines(text))
+        if not header.db_name and db:
+            header.db_name = db
+        if not header.instances and inst:
+            from ..model import Instance
+            header.instances = [Instance(inst)]
+    _check_validity(report, text)
+    _derive_times(report)
+    return report
+
+
+def _suffix_lines(text: str) -> list[str]:
+    out = []
+    start = 0
+    for _ in range(3):
+        k = text.find("DB/Inst:", start)
+        j = text.find("for DB:", start)
+        cands = [x for x in (k, j) if x >= 0]
+        if not cands:
+            break
+        pos = min(cands)
+        end = text.find("\n", pos)
+        out.append(text[pos:end if end > 0 else None])
+        start = pos + 1
+    return out
+
+
+def _says_no_data(block: Block) -> bool:
+    return any("no data exists" in l.lower() for l in block.lines[:6])
+
+
+def _merge(a: Section, b: Section) -> Section:
+    """Key + Other Instance Activity Stats, or a title that repeats later."""
+    seen = {r.name for r in a.rows}
+    rows = list(a.rows) + [r for r in b.rows if r.name not in seen]
+    units = dict(a.units)
+    for k, v in b.units.items():
+        units.setdefault(k, v)
+    return make_section(a.key, a.title, a.line, units, rows, list(a.notes) + [n for n in b.notes if n not in a.notes])
+
+
+def _generation(kind: str, version: str | None, sections: dict[str, Section]) -> str:
+    prefix = {"statspack": "sp", "awr": "awr", "awr_global": "awr_global", "awr_diff": "awr_diff"}.get(kind, kind)
+    if version:
+        parts = version.split(".")
+        return f"{prefix}{'.'.join(parts[:2]) if parts[0] not in ('11',) else '.'.join(parts[:4])}"
+    top = sections.get("top_events")
+    if top is not None:
+        t = top.title.lower()
+        if "wait events" in t:
+            return f"{prefix}8i/9.0"
+        if "foreground events by total" in t:
+            return f"{prefix}11.2.0.4+"
+        if "timed foreground" in t:
+            return f"{prefix}11.1-11.2.0.3"
+    return prefix
+
+
+def _check_validity(report: Report, text: str) -> None:
+    head = text[:200_000]
+    if "RESULTS ARE INVALID" in head or "was shutdown between snapshots" in head or "re-started during" in head \
+            or "instance was restarted" in head.lower():
+        report.issues.append(ParseIssue(
+            "error", None, None,
+            "the report says the instance restarted between the snapshots: its deltas are invalid "
+            "(Statspack 'RESULTS ARE INVALID'); no metric from it can be trusted"))
+    if "TIMINGS ARE INVALID" in head:
+        report.issues.append(ParseIssue("warning", None, None,
+                                        "timed_statistics changed between the snapshots: timings are invalid"))
+    tail = text[-3000:]
+    if report.format == "text" and "End of Report" not in tail and "end of report" not in tail.lower():
+        report.issues.append(ParseIssue("warning", None, None,
+                                        "the report does not end with 'End of Report': it may be truncated; "
+                                        "sections after the cut are missing"))
+
+
+def _derive_times(report: Report) -> None:
+    """elapsed_s and db_time_s, each from the best source, with plausibility checks (M01, M02)."""
+    h = report.header
+    snap_s = None
+    if h.begin and h.end and h.begin.time and h.end.time:
+        delta = h.end.time - h.begin.time
+        if delta > timedelta(0):
+            snap_s = delta.total_seconds()
+    elapsed = h.elapsed_min * 60 if h.elapsed_min else None
+    if elapsed and snap_s:
+        # snapshot times print whole seconds (or minutes): allow that much slack
+        if abs(elapsed - snap_s) > max(120.0, 0.05 * snap_s):
+            report.issues.append(ParseIssue(
+                "warning", "header", h.line,
+                f"header Elapsed {h.elapsed_min:g} min disagrees with the snapshot times "
+                f"({snap_s / 60:.2f} min); using the snapshot times"))
+            elapsed = snap_s
+    report.elapsed_s = elapsed or snap_s
+    tm = report.sections.get("time_model")
+    dbt = tm.row("DB time") if tm else None
+    if dbt is not None and dbt.get("time_s"):
+        report.db_time_s = dbt.get("time_s")
+    elif h.db_time_min:
+        report.db_time_s = h.db_time_min * 60
+    else:
+        est = _response_time_8i(report)
+        if est:
+            report.db_time_s = est
+            report.issues.append(ParseIssue(
+                "info", "wait_events", None,
+                "no DB time in this report (Statspack before 10g): db_time_s is estimated as "
+                "CPU used by this session + foreground non-idle wait time (spec M02)"))
+
+
+def _response_time_8i(report: Report) -> float | None:
+    cpu = report.stat_total("CPU used by this session")
+    allw = report.sections.get("wait_events")
+    if cpu is None or allw is None:
+        return None
+    bg = report.sections.get("wait_events_bg")
+    fg_wait = 0.0
+    for r in allw.rows:
+        if not r.name or is_idle(r.name, r.text.get("wait_class")):
+            continue
+        t = r.get("time_s") or 0.0
+        b = bg.row(r.name) if bg else None
+        if b is not None:
+            t -= b.get("time_s") or 0.0
+        fg_wait += max(t, 0.0)
+    return cpu / 100.0 + fg_wait
+
+
+def parse(path_or_text: str | os.PathLike) -> Report:
+    """Parse one report from a path, or from the report text itself."""
+    s = os.fspath(path_or_text)
+    if "\n" not in s and len(s) < 4096 and (os.path.exists(s) or not s.strip().startswith("<")):
+        reports = parse_path(s)
+        if len(reports) != 1:
+            raise InputError(f"{s}: holds {len(reports)} reports; use parse_path() for archives")
+        return reports[0]
+    return parse_text(s)
+
+
+__all__ = ["parse", "parse_path", "parse_text", "parse_source", "Header", "Row"]

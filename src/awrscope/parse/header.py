@@ -1,0 +1,143 @@
+"""The report header: database, instance, host, snapshots, elapsed and DB time.
+
+Header layouts differ by generation (spec A.1); they are all small tables with
+a dashed (or, in Statspack 10g+, tilde) underline, plus ``Elapsed:`` and
+``DB Time:`` lines. Columns are found by their header text.
+"""
+from __future__ import annotations
+
+import re
+
+from ..model import Header, Instance, ParseIssue, Snapshot
+from .numbers import parse_number
+from .text.tables import read_block
+from .timefmt import parse_time
+
+_ELAPSED = re.compile(r"^\s*Elapsed:\s*([\d,.]+)\s*\(mins?\)", re.I)
+_DBTIME = re.compile(r"DB\s*time:\s*([\d,.]+)\s*\(mins?\)", re.I)
+_HOSTLINE = re.compile(r"Host\s+Name:\s*(\S+)(?:\s+Num CPUs:\s*(\d+))?(?:.*?Phys Memory \(MB\):\s*([\d,]+))?", re.I)
+_SUFFIX_DB = re.compile(r"(?:DB/Inst:\s*([^/\s]+)/(\S+)|for DB:\s*(\S+)\s+Instance:\s*(\S+))")
+
+
+def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) -> Header:
+    h = Header(line=first_line)
+    cleaned = [ln.replace("~", " ") for ln in lines]
+    block = read_block(cleaned, first_line)
+    inst = Instance(None)
+    for table in block.tables:
+        cols = [" ".join(c.lower().split()) for c in table.columns]
+        if _is_host_wrap(lines, table.header_line - first_line):
+            cols = ["", "host", "platform", "cpus", "cores", "sockets", "memory (g)"][: len(cols)]
+        for line, cells in table.rows:
+            label = cells[0].strip().lower().rstrip(":") if cells else ""
+            if label in ("begin snap", "end snap"):
+                snap = _snapshot(cols, cells, line)
+                if label == "begin snap":
+                    h.begin = snap
+                else:
+                    h.end = snap
+                continue
+            inst = _fill(h, inst, cols, cells)
+    if inst.name or inst.number is not None:
+        h.instances = [inst]
+    for j, line in enumerate(lines):
+        m = _ELAPSED.search(line)
+        if m and h.elapsed_min is None:
+            h.elapsed_min = parse_number(m.group(1)).value
+        m = _DBTIME.search(line)
+        if m and h.db_time_min is None:
+            h.db_time_min = parse_number(m.group(1)).value
+        m = _HOSTLINE.search(line)
+        if m and h.host is None:
+            h.host = m.group(1)
+            if m.group(2):
+                h.cpus = int(m.group(2))
+            if m.group(3):
+                h.memory_gb = round(parse_number(m.group(3)).value / 1024, 2)
+    return h
+
+
+def _is_host_wrap(lines: list[str], idx: int) -> bool:
+    """Statspack 12c wraps its host header: 'Host  Name  Platform  CPUs' / 'Cores Sockets Memory (G)'."""
+    window = " ".join(lines[max(0, idx - 3): idx])
+    return "Cores Sockets" in window and "Platform" in window and window.lstrip().startswith("Host")
+
+
+def _snapshot(cols: list[str], cells: list[str], line: int) -> Snapshot:
+    snap_id = time = sessions = curs = None
+    for c, v in zip(cols, cells):
+        v = v.strip()
+        if not v:
+            continue
+        if c == "snap id":
+            n = parse_number(v).value
+            snap_id = int(n) if n is not None else None
+        elif c == "snap time":
+            time = parse_time(v)
+        elif c == "sessions":
+            sessions = parse_number(v).value
+        elif c.startswith("curs"):
+            curs = parse_number(v).value
+    return Snapshot(snap_id, time, sessions, curs, line)
+
+
+def _fill(h: Header, inst: Instance, cols: list[str], cells: list[str]) -> Instance:
+    name, number, startup = inst.name, inst.number, inst.startup_time
+    for k, (c, v) in enumerate(zip(cols, cells)):
+        v = v.strip()
+        if not v:
+            continue
+        if c in ("db name", "database") or (k == 0 and c == "" and "db id" in cols):
+            h.db_name = h.db_name or v
+        elif c == "db id":
+            n = parse_number(v).value
+            h.dbid = int(n) if n is not None else h.dbid
+        elif c == "instance":
+            name = v
+        elif c in ("inst num", "inst number"):
+            n = parse_number(v).value
+            number = int(n) if n is not None else None
+        elif c == "startup time":
+            startup = parse_time(v)
+        elif c == "release":
+            h.version = v
+        elif c in ("rac", "ops", "cluster"):
+            h.rac = v.upper().startswith("Y")
+        elif c == "cdb":
+            h.cdb = v.upper().startswith("Y")
+        elif c in ("host", "host name"):
+            h.host = v
+        elif c == "platform":
+            h.platform = v
+        elif c == "cpus":
+            h.cpus = _int(v)
+        elif c == "cores":
+            h.cores = _int(v)
+        elif c == "sockets":
+            h.sockets = _int(v)
+        elif c.startswith("memory"):
+            h.memory_gb = parse_number(v).value
+        elif c == "unique name":
+            h.unique_name = v
+        elif c == "db role":
+            h.role = v
+        elif c == "edition":
+            h.edition = v
+        elif c.startswith("container name"):
+            h.container = v
+    return Instance(name, number, h.host, startup)
+
+
+def _int(v: str) -> int | None:
+    n = parse_number(v).value
+    return int(n) if n is not None else None
+
+
+def db_from_titles(titles: list[str]) -> tuple[str | None, str | None]:
+    """DB and instance names from section title suffixes (Statspack 10g+ leaves
+    the header's Database column blank)."""
+    for t in titles:
+        m = _SUFFIX_DB.search(t)
+        if m:
+            return (m.group(1) or m.group(3)), (m.group(2) or m.group(4))
+    return None, None

@@ -1,0 +1,131 @@
+"""Event and statistic names: full names for names the text report truncated,
+aliases, and the idle-event list (spec A.6, P03, P11, P25)."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+# Full names of events whose truncation matters to the analysis. A printed name
+# that is a unique prefix of exactly one of these is expanded to it.
+EVENTS = (
+    "log file sync", "log file parallel write", "log file sequential read", "log file single write",
+    "log file switch (checkpoint incomplete)", "log file switch (archiving needed)",
+    "log file switch (private strand flush incomplete)", "log file switch completion",
+    "log buffer space", "log switch/archive",
+    "db file sequential read", "db file scattered read", "db file parallel read", "db file parallel write",
+    "db file single write", "db file async I/O submit", "direct path read", "direct path write",
+    "direct path read temp", "direct path write temp", "direct path sync",
+    "control file sequential read", "control file parallel write", "control file single write",
+    "free buffer waits", "write complete waits", "buffer busy waits", "read by other session",
+    "local write wait", "enq: RO - fast object reuse", "enq: KO - fast object checkpoint",
+    "enq: CR - block range reuse ckpt", "enq: TX - row lock contention", "enq: TX - index contention",
+    "enq: TX - allocate ITL entry", "enq: TM - contention", "enq: HW - contention", "enq: US - contention",
+    "enq: CF - contention", "enq: SQ - contention", "undo segment extension",
+    "latch: redo allocation", "latch: redo copy", "latch: redo writing", "latch free",
+    "latch: cache buffers chains", "latch: shared pool", "library cache lock", "library cache pin",
+    "cursor: pin S wait on X", "row cache lock", "SQL*Net message from client",
+    "SQL*Net message to client", "SQL*Net more data from client", "SQL*Net more data to client",
+    "SQL*Net break/reset to client", "SQL*Net message from dblink",
+    "gc buffer busy acquire", "gc buffer busy release", "gc cr block busy", "gc current block busy",
+    "gcs log flush sync", "gc cr block 2-way", "gc current block 2-way", "gc cr grant 2-way",
+    "gc current grant 2-way", "gc cr multi block request", "gc current block 3-way",
+    "LGWR wait for redo copy", "LGWR-LNS wait on channel", "LNS wait on SENDREQ", "SYNC Remote Write",
+    "Log archive I/O", "ARCH wait on SENDREQ", "log file switch (clearing log file)",
+    "resmgr:cpu quantum", "Data file init write", "Disk file operations I/O",
+    "checkpoint completed", "rdbms ipc reply", "os thread startup",
+    "PX Deq: Slave Session Stats", "PX Deq Credit: send blkd", "PX Deq: Execute Reply",
+    "target log write size", "LGWR any worker group", "LGWR all worker groups",
+    "LGWR worker group ordering", "log file sync: SCN ordering", "wait for scn ack",
+)
+
+# Spec A.6 alias table, plus observed abbreviations (normalised lower case -> canonical).
+ALIASES = {
+    "log file switch(ckpt incomp": "log file switch (checkpoint incomplete)",
+    "log file switch (ckpt incomp": "log file switch (checkpoint incomplete)",
+    "commit: log file sync": "log file sync",
+    "log file redo write": "log file parallel write",
+    "log buffer full - lgwr bottleneck": "log buffer space",
+    "db list of blocks write": "db file parallel write",
+}
+
+IDLE_EVENTS = frozenset(e.lower() for e in (
+    "SQL*Net message from client", "SQL*Net message from dblink", "rdbms ipc message", "pmon timer",
+    "smon timer", "dispatcher timer", "virtual circuit wait", "virtual circuit status",
+    "shared server idle wait", "jobq slave wait", "PX Idle Wait", "PX Deq: Execution Msg",
+    "PX Deq: Table Q Normal", "PL/SQL lock timer", "DIAG idle wait", "Space Manager: slave idle wait",
+    "Streams AQ: qmn coordinator idle wait", "Streams AQ: qmn slave idle wait",
+    "Streams AQ: waiting for time management or cleanup tasks", "class slave wait",
+    "VKTM Logical Idle Wait", "LGWR worker group idle", "heartbeat monitor sleep", "gcs remote message",
+    "ges remote message", "watchdog main loop", "pman timer", "wait for unread message on broadcast channel",
+    "i/o slave wait", "OFS idle", "SCM slave idle", "Streams AQ: waiting for messages in the queue",
+    "wakeup time manager", "null event", "lock manager wait for remote message", "dispatcher listen timer",
+    "AQ Proxy Cleanup Wait", "Streams AQ: emn coordinator idle wait", "Streams AQ: deallocate messages from Streams Pool",
+    "single-task message", "PX Deque wait", "PX Deq: Join ACK", "PX Deq Credit: need buffer",
+    "PX Deq: Parse Reply", "PX Deq: Msg Fragment", "PX Deq: Txn Recovery Start", "EMON slave idle wait",
+    "Streams AQ: RAC qmn coordinator idle wait", "LNS ASYNC end of log", "ASM background timer",
+    "fbar timer", "JOX Jit Process Sleep", "KSV master wait", "GCR sleep", "lreg timer",
+    "LGWR real time apply sync", "Data Guard: Gap Manager", "Data Guard: Timer", "REPL Capture/Apply: RAC AQ qmn coordinator",
+    "AQPC idle", "pool server timer", "Emon coordinator main loop", "SQL*Net message from client ",
+))
+
+
+def is_idle(event: str, wait_class: str | None = None) -> bool:
+    if wait_class and wait_class.strip().lower().startswith("idle"):
+        return True
+    return event.strip().lower() in IDLE_EVENTS
+
+
+@lru_cache(maxsize=4096)
+def canonical_event(name: str) -> str:
+    """Expand a truncated or aliased event name to its full name."""
+    low = " ".join(name.lower().split())
+    if low in ALIASES:
+        return ALIASES[low]
+    for full in EVENTS:
+        if full.lower() == low:
+            return full
+    if len(low) >= 12:
+        matches = [full for full in EVENTS if full.lower().startswith(low)]
+        if len(matches) == 1:
+            return matches[0]
+        for alias, full in ALIASES.items():
+            if alias.startswith(low):
+                return full
+    if low.startswith("log file switch") and "ck" in low[15:]:
+        return "log file switch (checkpoint incomplete)"
+    return name
+
+
+# Instance activity statistics whose printed names are cut to 32 characters (A.4.6).
+STATISTICS = (
+    "redo blocks checksummed by FG (exclusive)", "redo blocks checksummed by LGWR",
+    "physical writes direct temporary tablespace", "physical reads direct temporary tablespace",
+    "rollback changes - undo records applied", "data blocks consistent reads - undo records applied",
+    "DBWR thread checkpoint buffers written", "DBWR tablespace checkpoint buffers written",
+    "DBWR parallel query checkpoint buffers written", "physical write total multi block requests",
+    "physical read total multi block requests", "redo synch time overhead (usec)",
+    "physical write total bytes optimized", "redo write info find fail", "redo synch long waits",
+    "physical writes non checkpoint", "physical writes from cache", "background checkpoints completed",
+    "background checkpoints started", "physical write IO requests", "physical write total IO requests",
+    "physical read total IO requests", "redo write time (usec)", "redo synch time (usec)",
+    "redo write worker delay (usec)", "redo write worker delay count", "redo synch poll writes",
+    "DBWR object drop buffers written", "DBWR transaction table writes", "DBWR undo block writes",
+    "DBWR checkpoint buffers written", "workarea executions - optimal", "workarea executions - onepass",
+    "workarea executions - multipass", "temp space allocated (bytes)", "redo buffer allocation retries",
+    "redo log space wait time", "redo log space requests", "undo change vector size",
+    "transaction rollbacks", "user rollbacks", "user commits", "redo writes", "redo write time",
+    "redo wastage", "redo size", "redo blocks written", "redo entries", "redo synch writes",
+    "redo synch time", "physical writes", "physical writes direct", "CPU used by this session",
+    "execute count", "sorts (disk)", "sorts (memory)", "redo size for direct writes",
+)
+
+
+@lru_cache(maxsize=8192)
+def canonical_stat(name: str) -> str:
+    """Expand a statistic name cut at 32 characters when the prefix is unique."""
+    low = " ".join(name.lower().split())
+    if len(low) < 30:
+        return name
+    matches = [full for full in STATISTICS if full.lower().startswith(low)]
+    if len(matches) == 1:
+        return matches[0]
+    return name

@@ -1,0 +1,143 @@
+"""Summary-page and statistics sections: Load Profile, Instance Efficiency,
+Cache Sizes, Host/Instance CPU, OS statistics, Instance Activity Stats."""
+from __future__ import annotations
+
+from ...model import ParseIssue, Row, Section, make_section
+from ..names import canonical_stat
+from ..numbers import parse_number
+from ..raw import Block
+from .common import Col, kv_pairs, kv_section, simple_table_section, table_or_kv
+
+ACTIVITY_COLS = [
+    Col("name", r"^statistic", kind="name"),
+    Col("total", r"^total$|^value$", "stat"),
+    Col("per_second", r"persec|/sec|^persecond", "1/s"),
+    Col("per_transaction", r"pertrans|/txn|pertxn|^pertransaction", "1/txn"),
+]
+ABSOLUTE_COLS = [
+    Col("name", r"^statistic", kind="name"),
+    Col("begin", r"^begin", "stat"),
+    Col("end", r"^end", "stat"),
+]
+THREAD_COLS = [
+    Col("name", r"^statistic", kind="name"),
+    Col("total", r"^total$", "count"),
+    Col("per_hour", r"perhour|/hour|hour", "1/h"),
+]
+OS_COLS = [
+    Col("name", r"^statistic$|^statistic", kind="name"),
+    Col("value", r"^value$|^total$|^begin", "stat"),
+    Col("end_value", r"^endvalue$|^end$", "stat"),
+]
+HOST_CPU_COLS = [
+    Col("cpus", r"^cpus$"), Col("cores", r"^cores$"), Col("sockets", r"^sockets$"),
+    Col("load_begin", r"begin$", "ratio"), Col("load_end", r"end$", "ratio"),
+    Col("pct_user", r"%user", "%"), Col("pct_system", r"%sys", "%"), Col("pct_wio", r"%wio", "%"),
+    Col("pct_idle", r"%idle", "%"),
+]
+
+
+def _fix_stat(name: str) -> str:
+    return canonical_stat(name)
+
+
+def map_instance_activity(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    return simple_table_section(block, key, ACTIVITY_COLS, issues, name_fix=_fix_stat, min_matched=2)
+
+
+def map_activity_absolute(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    return simple_table_section(block, key, ABSOLUTE_COLS, issues, name_fix=_fix_stat, min_matched=2)
+
+
+def map_thread_activity(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    return simple_table_section(block, key, THREAD_COLS, issues, min_matched=2)
+
+
+def map_os_stats(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    return simple_table_section(block, key, OS_COLS, issues, min_matched=2)
+
+
+def map_load_profile(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    sec = table_or_kv(block, key, ["per_second", "per_transaction", "per_exec", "per_call"], "stat", issues)
+    if sec is None:
+        return None
+    # Trailing key/value pairs (SP: '% Blocks changed per Read:  0.36  Recursive Call %: 84.45')
+    # are part of the block too; the table reader gave them as rows with values in odd places.
+    rows = []
+    for r in sec.rows:
+        if "%" in r.name or ":" in r.name:
+            continue
+        rows.append(r)
+    extra = []
+    for j, line in enumerate(block.lines):
+        if "%" in line and ":" in line:
+            for label, vals in kv_pairs(line):
+                if vals and "%" in label:
+                    extra.append(Row(label, block.first_line + j, {"value": parse_number(vals[0]).value}))
+    units = dict(sec.units)
+    if extra:
+        units["value"] = "%"
+    return make_section(key, block.title, block.line, units, rows + extra, block.notes)
+
+
+def map_efficiency(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    if block.lines:
+        return kv_section(block, key, ["value"], "%", issues)
+    return table_or_kv(block, key, ["value"], "%", issues)
+
+
+def map_cache_sizes(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    """Sizes printed with K/M/G suffixes are KiB/MiB/GiB: converted to bytes.
+    8i prints parameters (db_block_buffers, log_buffer) as plain numbers."""
+    rows: list[Row] = []
+    lines = block.lines
+    for j, line in enumerate(lines):
+        for label, vals in kv_pairs(line):
+            if not vals:
+                continue
+            begin = _size_bytes(vals[0])
+            end = _size_bytes(vals[1]) if len(vals) > 1 else None
+            rows.append(Row(label, block.first_line + j, {"begin": begin, "end": end}))
+    if not rows and block.tables:
+        for table in block.tables:
+            for line, cells in table.rows:
+                # HTML: label, begin, end[, label, value]
+                for k in range(0, len(cells) - 1, 3 if len(cells) >= 5 else 2):
+                    label = cells[k].strip().rstrip(":")
+                    if label and not _is_num(label):
+                        rows.append(Row(label, line, {"begin": _size_bytes(cells[k + 1]),
+                                                      "end": _size_bytes(cells[k + 2]) if k + 2 < len(cells) and len(cells) >= 5 and k == 0 else None}))
+    if not rows:
+        return None
+    return make_section(key, block.title, block.line, {"begin": "B", "end": "B"}, rows, block.notes)
+
+
+def _is_num(s: str) -> bool:
+    return parse_number(s).value is not None
+
+
+def _size_bytes(cell: str) -> float | None:
+    s = cell.strip()
+    if not s:
+        return None
+    mult = {"K": 1024.0, "M": 1024.0**2, "G": 1024.0**3, "T": 1024.0**4}.get(s[-1:])
+    if mult:
+        v = parse_number(s[:-1]).value
+        return v * mult if v is not None else None
+    return parse_number(s).value
+
+
+def map_host_cpu(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    sec = simple_table_section(block, key, [Col("name", r"^$", kind="name")] + HOST_CPU_COLS, issues, min_matched=3)
+    if sec is None:
+        return None
+    rows = [Row("host_cpu", r.line, r.values, r.text) for r in sec.rows[:1]]
+    return make_section(key, block.title, block.line, sec.units, rows, block.notes)
+
+
+def map_instance_cpu(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    return table_or_kv(block, key, ["value"], "%", issues)
+
+
+def map_memory_stats(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    return table_or_kv(block, key, ["begin", "end"], "stat", issues)

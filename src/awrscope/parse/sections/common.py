@@ -1,0 +1,188 @@
+"""Building blocks shared by the section mappers: column matching by header
+text, unit conversion, and key/value lines (``Label:  value  value``)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from ...model import ParseIssue, Row, Section, make_section
+from ..numbers import OVERFLOW, parse_number
+from ..raw import Block, RawTable
+
+# Conversion factors between time units, to the field's unit.
+_TO_SECONDS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "cs": 1e-2, "min": 60.0}
+
+
+@dataclass(frozen=True, slots=True)
+class Col:
+    """How one field is found in a table: a regex on the header with all
+    whitespace removed and lower-cased (``Avg wait (ms)`` -> ``avgwait(ms)``)."""
+
+    field: str
+    pattern: str
+    unit: str = "count"
+    kind: str = "num"  # num | text | name
+    binary: bool = False  # 1024-based K/M/G suffixes (IOStat "Data" columns)
+
+
+def squash(header: str) -> str:
+    return "".join(header.lower().split())
+
+
+def header_time_unit(header: str) -> str | None:
+    h = squash(header)
+    if "(cs)" in h or h.endswith("cs"):
+        return "cs"
+    if "(ms)" in h or h.endswith("ms)") or "ms/" in h:
+        return "ms"
+    if "(us)" in h:
+        return "us"
+    if "(s)" in h or "(sec)" in h or "(secs)" in h:
+        return "s"
+    if "(min" in h:
+        return "min"
+    return None
+
+
+def match_columns(table: RawTable, cols: Iterable[Col]) -> list[tuple[int, Col, str | None]]:
+    """Pair table columns with field specs: [(column index, spec, header time unit)]."""
+    specs = list(cols)
+    used: set[str] = set()
+    out: list[tuple[int, Col, str | None]] = []
+    compiled = [(c, re.compile(c.pattern)) for c in specs]
+    for idx, name in enumerate(table.columns):
+        h = squash(name)
+        for c, rx in compiled:
+            if c.field in used:
+                continue
+            if (c.kind == "name" and idx == 0 and (not h or rx.search(h))) or (h and rx.search(h)):
+                out.append((idx, c, header_time_unit(name)))
+                used.add(c.field)
+                break
+    return out
+
+
+def cell_value(cell: str, col: Col, hunit: str | None, issues: list[ParseIssue] | None = None,
+               section: str | None = None, line: int | None = None) -> float | None:
+    n = parse_number(cell, binary=col.binary)
+    if n.value is None:
+        if n.flag == OVERFLOW and issues is not None:
+            issues.append(ParseIssue("warning", section, line,
+                                     f"{col.field}: value overflowed its column ({cell.strip()}); treated as unknown"))
+        return None
+    v = n.value
+    if col.unit in _TO_SECONDS:
+        if n.unit:  # the cell printed its own unit; the value is in seconds
+            return v / _TO_SECONDS[col.unit]
+        if hunit and hunit != col.unit and hunit in _TO_SECONDS:
+            return v * _TO_SECONDS[hunit] / _TO_SECONDS[col.unit]
+    return v
+
+
+def table_rows(block: Block, table: RawTable, cols: list[Col], key: str, issues: list[ParseIssue],
+               name_fix: Callable[[str], str] | None = None) -> list[Row]:
+    matched = match_columns(table, cols)
+    rows: list[Row] = []
+    for line, cells in table.rows:
+        name = None
+        values: dict[str, float | None] = {}
+        text: dict[str, str] = {}
+        for idx, col, hunit in matched:
+            if idx >= len(cells):
+                continue
+            cell = cells[idx]
+            if col.kind == "name":
+                name = cell.strip().rstrip(":").strip() or None
+            elif col.kind == "text":
+                if cell.strip():
+                    text[col.field] = cell.strip()
+            else:
+                values[col.field] = cell_value(cell, col, hunit, issues, key, line)
+        if name is None and not any(v is not None for v in values.values()) and not text:
+            continue
+        if name and name_fix:
+            name = name_fix(name)
+        rows.append(Row(name, line, values, text))
+    return rows
+
+
+def units_of(cols: Iterable[Col]) -> dict[str, str]:
+    return {c.field: ("text" if c.kind in ("text", "name") else c.unit) for c in cols}
+
+
+def simple_table_section(block: Block, key: str, cols: list[Col], issues: list[ParseIssue],
+                         name_fix: Callable[[str], str] | None = None, min_matched: int = 2) -> Section | None:
+    """The common case: every table of the block holds rows of these fields."""
+    rows: list[Row] = []
+    for table in block.tables:
+        if len(match_columns(table, cols)) < min_matched:
+            continue
+        rows.extend(table_rows(block, table, cols, key, issues, name_fix))
+    if not rows:
+        return None
+    return make_section(key, block.title, block.line, units_of(cols), rows, block.notes)
+
+
+# -- key/value lines -------------------------------------------------------
+
+_LABEL_SPLIT = re.compile(r":(?=\s|$)")
+
+
+def kv_pairs(line: str) -> list[tuple[str, list[str]]]:
+    """``Buffer Nowait %:  100.00   Redo NoWait %:  100.00`` ->
+    [("Buffer Nowait %", ["100.00"]), ("Redo NoWait %", ["100.00"])]."""
+    parts = _LABEL_SPLIT.split(line)
+    if len(parts) < 2:
+        return []
+    out: list[tuple[str, list[str]]] = []
+    label = parts[0].strip()
+    for k in range(1, len(parts)):
+        tokens = parts[k].split()
+        vals: list[str] = []
+        j = 0
+        while j < len(tokens) and _is_value_token(tokens[j]):
+            vals.append(tokens[j])
+            j += 1
+        if label:
+            out.append((label, vals))
+        label = " ".join(tokens[j:])
+    return out
+
+
+def _is_value_token(tok: str) -> bool:
+    n = parse_number(tok)
+    return n.value is not None or n.flag is not None and n.flag != "bad" and n.flag != "empty"
+
+
+def kv_section(block: Block, key: str, fields: list[str], unit: str = "stat",
+               issues: list[ParseIssue] | None = None) -> Section | None:
+    """Rows from ``Label: v1 v2`` lines; values go to ``fields`` in order."""
+    rows: list[Row] = []
+    for j, line in enumerate(block.lines):
+        if line.lstrip().startswith("->"):
+            continue
+        for label, vals in kv_pairs(line):
+            if not vals:
+                continue
+            values = {f: parse_number(v).value for f, v in zip(fields, vals)}
+            rows.append(Row(label, block.first_line + j, values))
+    if not rows:
+        return None
+    return make_section(key, block.title, block.line, {f: unit for f in fields}, rows, block.notes)
+
+
+def table_or_kv(block: Block, key: str, fields: list[str], unit: str, issues: list[ParseIssue]) -> Section | None:
+    """Summary-page blocks: a table whose first column is the label when the
+    front end found one (HTML, text with column underline), else label lines."""
+    rows: list[Row] = []
+    for table in block.tables:
+        for line, cells in table.rows:
+            label = cells[0].strip().rstrip(":").strip() if cells else ""
+            if not label:
+                continue
+            nums = [parse_number(c).value for c in cells[1:]]
+            rows.append(Row(label, line, dict(zip(fields, nums))))
+    if rows:
+        return make_section(key, block.title, block.line, {f: unit for f in fields}, rows, block.notes)
+    return kv_section(block, key, fields, unit, issues)

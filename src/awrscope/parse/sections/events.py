@@ -1,0 +1,132 @@
+"""Wait-event sections: Top-N timed events, wait events (system-wide,
+foreground, background), wait classes, time model, and histograms."""
+from __future__ import annotations
+
+import re
+
+from ...model import ParseIssue, Row, Section, make_section
+from ..names import canonical_event
+from ..numbers import parse_number
+from ..raw import Block
+from .common import Col, match_columns, simple_table_section, squash
+
+EVENT_COLS = [
+    Col("name", r"^(event|eventname|statistic)$", kind="name"),
+    Col("waits", r"^(total)?waits$|^waits$"),
+    Col("timeouts", r"^timeouts$"),
+    Col("pct_timeouts", r"%time-?outs|%timeouts|^%time$", "%"),
+    # 'Tota Time' (11.2.0.4 4-char column), 'Time (s)', 'Total Wait Time (s|sec|cs)', 'Wait Time (cs)'
+    Col("time_s", r"^(total)?(wait)?time\(|^totatime$|^(total)?(wait)?time\(?s(ec)?\)?$|^totalwaittime|^waittime", "s"),
+    Col("avg_wait_ms", r"avg.*wait|wait.*avg|^\(ms\)$|^avg\(ms\)$|^avg.*\(ms\)$", "ms"),
+    Col("waits_per_txn", r"waits/txn|/txn", "1/txn"),
+    Col("pct_db_time", r"%dbtime|%ofdbtime", "%"),
+    Col("pct_bg_time", r"%bgtime", "%"),
+    Col("pct_total_call_time", r"%totalcalltime|totalcalltime|%total$|calltime", "%"),
+    Col("pct_total_ela_time", r"%totalelatime|elatime", "%"),
+    Col("pct_total_wait_time", r"%totalwttime|wttime", "%"),
+    Col("wait_class", r"^waitclass$|^class$", kind="text"),
+]
+
+WAIT_CLASS_COLS = [
+    Col("name", r"^waitclass$", kind="name"),
+    Col("waits", r"^waits$"),
+    Col("pct_timeouts", r"%time-?outs", "%"),
+    Col("time_s", r"^(total)?(wait)?time\(s(ec)?\)$|^totalwaittime", "s"),
+    Col("avg_wait_ms", r"^avg.*wait|avgwait|^\(ms\)$", "ms"),
+    Col("waits_per_txn", r"/txn", "1/txn"),
+    Col("pct_db_time", r"%dbtime", "%"),
+    Col("aas", r"activesessions|avgactive", "sessions"),
+]
+
+TIME_MODEL_COLS = [
+    Col("name", r"^statisticname$|^statistic$", kind="name"),
+    Col("time_s", r"^time\(s\)$|^time\(s", "s"),
+    Col("pct_db_time", r"%ofdbtime", "%"),
+    Col("pct_total_cpu_time", r"%oftotalcputime", "%"),
+]
+
+
+def _fix_event(name: str) -> str:
+    return canonical_event(name)
+
+
+def map_events(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    return simple_table_section(block, key, EVENT_COLS, issues, name_fix=_fix_event, min_matched=3)
+
+
+def map_wait_classes(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    return simple_table_section(block, key, WAIT_CLASS_COLS, issues, min_matched=3)
+
+
+def map_time_model(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    return simple_table_section(block, key, TIME_MODEL_COLS, issues, min_matched=2)
+
+
+# -- histograms ----------------------------------------------------------------
+
+_BUCKET = re.compile(r"^(<=|>=|<|>)\s*(\d+(?:\.\d+)?|1/\d+)\s*(ns|us|u|ms|s|m|h|hr|min)?$")
+_UNIT_US = {"ns": 1e-3, "us": 1.0, "u": 1.0, "ms": 1e3, "s": 1e6, "m": 60e6, "min": 60e6, "h": 3600e6, "hr": 3600e6}
+
+
+def bucket_bound_us(header: str) -> tuple[str, float] | None:
+    """``<8ms`` -> ('<', 8000.0); ``<=1s`` -> ('<=', 1e6); ``>=2m`` -> ('>=', 120e6).
+
+    Oracle notes say histogram 's' is 1024 ms and 'ms' 1024 us: we keep the
+    printed bounds, which is what the report means to show."""
+    h = header.replace(" ", "")
+    m = _BUCKET.match(h)
+    if not m:
+        return None
+    op, num, unit = m.groups()
+    if "/" in num:
+        a, b = num.split("/")
+        val = float(a) / float(b)
+    else:
+        val = float(num)
+    return op, val * _UNIT_US[unit or "ms"]
+
+
+def map_histogram(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    rows: list[Row] = []
+    units: dict[str, str] = {"total_waits": "count"}
+    for table in block.tables:
+        buckets: list[tuple[int, str]] = []
+        total_idx = None
+        for idx, name in enumerate(table.columns):
+            words = name.split()
+            last = words[-1] if words else ""
+            b = bucket_bound_us(last) if last else None
+            if b is not None:
+                label = f"{b[0]}{_fmt_us(b[1])}"
+                buckets.append((idx, label))
+                units[label] = "%"
+            elif idx > 0 and "wait" in squash(name):
+                total_idx = idx
+        if not buckets:
+            continue
+        for line, cells in table.rows:
+            name = cells[0].strip()
+            if not name:
+                continue
+            values: dict[str, float | None] = {}
+            if total_idx is not None and total_idx < len(cells):
+                values["total_waits"] = parse_number(cells[total_idx]).value
+            for idx, label in buckets:
+                if idx < len(cells):
+                    v = parse_number(cells[idx]).value
+                    values[label] = v
+            rows.append(Row(canonical_event(name), line, values))
+    if not rows:
+        return None
+    return make_section(key, block.title, block.line, units, rows, block.notes)
+
+
+def _fmt_us(us: float) -> str:
+    if us >= 1e6 and us % 1e6 == 0:
+        return f"{us / 1e6:g}s"
+    if us >= 1e3 and (us % 1e3 == 0 or us >= 1e5):
+        return f"{us / 1e3:g}ms"
+    return f"{us:g}us"
+
+
+__all__ = ["map_events", "map_wait_classes", "map_time_model", "map_histogram", "match_columns"]

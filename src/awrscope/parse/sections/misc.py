@@ -1,0 +1,248 @@
+"""PGA, undo, enqueues, latches, buffer waits, SQL ordered by ..., init.ora,
+and a generic mapper for tables whose columns are taken from their headers."""
+from __future__ import annotations
+
+import re
+
+from ...model import ParseIssue, Row, Section, make_section
+from ..numbers import parse_number
+from ..raw import Block
+from .common import Col, header_time_unit, simple_table_section
+
+_SLUG = re.compile(r"[^a-z0-9%]+")
+
+
+def slug(header: str) -> str:
+    s = header.lower().replace("%", " pct ").replace("#", " num ").replace("/", " per ")
+    return _SLUG.sub("_", s).strip("_") or "value"
+
+
+def _unit_from_header(header: str) -> str:
+    u = header_time_unit(header)
+    if u:
+        return u
+    h = header.lower()
+    if "%" in h:
+        return "%"
+    if "(m)" in h or "(mb)" in h or " mb" in h:
+        return "MB"
+    if "(k)" in h or "(kb)" in h:
+        return "KB"
+    if "bytes" in h:
+        return "B"
+    return "stat"
+
+
+def generic_table(block: Block, key: str, issues: list[ParseIssue], min_rows: int = 1) -> Section | None:
+    """Fields named after the column headers, the first column as the row name;
+    used for sections read for display rather than computation."""
+    rows: list[Row] = []
+    units: dict[str, str] = {}
+    for table in block.tables:
+        if len(table.columns) < 2:
+            continue
+        fields = []
+        for k, h in enumerate(table.columns):
+            f = slug(h) if h else f"col{k}"
+            while f in fields:
+                f += "_2"
+            fields.append(f)
+        for f, h in zip(fields[1:], table.columns[1:]):
+            units.setdefault(f, _unit_from_header(h))
+        for line, cells in table.rows:
+            name = cells[0].strip() or None
+            values: dict[str, float | None] = {}
+            text: dict[str, str] = {}
+            for f, c in zip(fields[1:], cells[1:]):
+                c = c.strip()
+                if not c:
+                    continue
+                n = parse_number(c)
+                if n.value is not None:
+                    values[f] = n.value
+                elif n.flag in ("na", "overflow"):
+                    values[f] = None
+                else:
+                    text[f] = c
+                    units[f] = "text"
+            if name is None and not values and not text:
+                continue
+            rows.append(Row(name, line, values, text))
+    if len(rows) < min_rows:
+        return None
+    return make_section(key, block.title, block.line, units, rows, block.notes)
+
+
+LATCH_COLS = [
+    Col("name", r"^latch(name)?$|^latch", kind="name"),
+    Col("get_requests", r"getrequests|^gets$"),
+    Col("pct_get_miss", r"pctgetmiss|getmiss", "%"),
+    Col("avg_sleeps_per_miss", r"slps/miss|sleeps/miss|avgslps", "ratio"),
+    Col("wait_time_s", r"waittime", "s"),
+    Col("nowait_requests", r"nowaitrequests"),
+    Col("pct_nowait_miss", r"nowaitmiss", "%"),
+]
+
+BUFFER_WAIT_COLS = [
+    Col("name", r"^class$", kind="name"),
+    Col("waits", r"^waits$"),
+    Col("time_s", r"totalwaittime|^time|waittime", "s"),
+    Col("avg_time_ms", r"avgtime|^avg", "ms"),
+]
+
+ENQUEUE_COLS = [
+    Col("name", r"^(enqueue|eq|enqueuetype)", kind="name"),
+    Col("requests", r"^requests$"),
+    Col("succ_gets", r"^succ"),
+    Col("failed_gets", r"^failed"),
+    Col("waits", r"^waits$"),
+    Col("wait_time_s", r"wttime\(s\)|waittime|^wttime", "s"),
+    Col("avg_wait_ms", r"avwttime|avgwt|avwt", "ms"),
+]
+
+
+def map_latches(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    return simple_table_section(block, key, LATCH_COLS, issues, min_matched=3)
+
+
+def map_buffer_waits(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    return simple_table_section(block, key, BUFFER_WAIT_COLS, issues, min_matched=2)
+
+
+def map_enqueues(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    """10g+ prints the enqueue name on one line and its figures on the next."""
+    sec = simple_table_section(block, key, ENQUEUE_COLS, issues, min_matched=3)
+    if sec is None:
+        return None
+    rows: list[Row] = []
+    pending: Row | None = None
+    for r in sec.rows:
+        has_values = any(v is not None for v in r.values.values())
+        if r.name and not has_values:
+            pending = r
+            continue
+        if pending is not None and (r.name is None or _numeric(r.name)):
+            values = dict(r.values)
+            if r.name and _numeric(r.name):  # figures started under the name column
+                values = _shift_values(r)
+            rows.append(Row(pending.name, pending.line, values))
+            pending = None
+            continue
+        rows.append(r)
+        pending = None
+    return make_section(key, sec.title, sec.line, sec.units, rows, sec.notes)
+
+
+def _numeric(s: str) -> bool:
+    return all(parse_number(t).value is not None for t in s.split())
+
+
+def _shift_values(r: Row) -> dict:
+    # the first figure (requests) spilled into the name column
+    values = dict(r.values)
+    values["requests"] = parse_number(r.name.split()[-1]).value
+    return values
+
+
+UNDO_SUMMARY_COLS = [
+    Col("name", r"^undots#?$|^undo", kind="name"),
+    Col("undo_blocks_k", r"numundoblocks|undoblocks", "count"),
+    Col("transactions", r"numberoftransactions|transactions"),
+    Col("max_query_s", r"maxqrylen|maxqry", "s"),
+    Col("max_tx_concurrency", r"maxtxconcurcy|concurcy|concurrency"),
+    Col("tuned_retention_min", r"min/maxtr|tr\(mins\)", "text", kind="text"),
+    Col("sto_oos", r"^sto/?oos$|sto", "text", kind="text"),
+    Col("steal_reuse", r"us/ur", "text", kind="text"),
+]
+
+
+def map_undo_summary(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    sec = simple_table_section(block, key, UNDO_SUMMARY_COLS, issues, min_matched=3)
+    if sec is None:
+        return generic_table(block, key, issues)
+    rows = []
+    units = dict(sec.units)
+    for r in sec.rows:
+        values = dict(r.values)
+        sto = r.text.get("sto_oos")
+        if sto and "/" in sto:
+            a, b = sto.split("/", 1)
+            values["sto"] = parse_number(a).value
+            values["oos"] = parse_number(b).value
+            units["sto"] = units["oos"] = "count"
+        tr = r.text.get("tuned_retention_min")
+        if tr and "/" in tr:
+            a, b = tr.split("/", 1)
+            values["min_tuned_retention_min"] = parse_number(a).value
+            values["max_tuned_retention_min"] = parse_number(b).value
+            units["min_tuned_retention_min"] = units["max_tuned_retention_min"] = "min"
+        rows.append(Row(r.name, r.line, values, r.text))
+    return make_section(key, sec.title, sec.line, units, rows, sec.notes)
+
+
+# -- SQL ordered by ------------------------------------------------------------
+
+_SQL_ID = re.compile(r"^[0-9a-z]{13}$")
+
+
+def map_sql(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    """Figures line ending with the SQL Id (10g+) or the hash value (SP), then
+    'Module:' and SQL text lines. SQL text is kept (first 1000 chars)."""
+    rows: list[Row] = []
+    for table in block.tables:
+        fields = [slug(h) if h else f"col{k}" for k, h in enumerate(table.columns)]
+        units = {f: _unit_from_header(h) for f, h in zip(fields, table.columns)}
+        id_idx = next((k for k, h in enumerate(table.columns)
+                       if re.search(r"sql\s*id|hash\s*value|old\s*hash", h, re.I)), None)
+        current: dict | None = None
+        for (line, cells), (_, raw) in zip(table.rows, table.raw_rows):
+            ident = cells[id_idx].strip() if id_idx is not None and id_idx < len(cells) else ""
+            numbers = [parse_number(c).value for c in cells]
+            if ident and (_SQL_ID.match(ident) or ident.isdigit()) and sum(v is not None for v in numbers) >= 2:
+                if current:
+                    rows.append(_sql_row(current))
+                values = {f: v for f, v, k in zip(fields, numbers, range(len(fields))) if k != id_idx and v is not None}
+                current = {"id": ident, "line": line, "values": values, "module": None, "text": []}
+                continue
+            if current is None:
+                continue
+            s = raw.strip()
+            if s.lower().startswith("module:"):
+                current["module"] = s[7:].strip()
+            elif s and sum(len(t) for t in current["text"]) < 1000:
+                current["text"].append(s)
+        if current:
+            rows.append(_sql_row(current))
+        if rows:
+            return make_section(key, block.title, block.line, units, rows, block.notes)
+    return None
+
+
+def _sql_row(cur: dict) -> Row:
+    text = {"sql_id": cur["id"]}
+    if cur["module"]:
+        text["module"] = cur["module"]
+    if cur["text"]:
+        text["sql_text"] = " ".join(cur["text"])[:1000]
+    return Row(cur["id"], cur["line"], cur["values"], text)
+
+
+# -- init.ora --------------------------------------------------------------------
+
+
+def map_parameters(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    rows: list[Row] = []
+    for table in block.tables:
+        if len(table.columns) < 2:
+            continue
+        for line, cells in table.rows:
+            name = cells[0].strip()
+            if not name or " " in name:
+                continue
+            text = {"begin": cells[1].strip()}
+            if len(cells) > 2 and cells[2].strip():
+                text["end"] = cells[2].strip()
+            rows.append(Row(name, line, {}, text))
+    if not rows:
+        return None
+    return make_section(key, block.title, block.line, {"begin": "text", "end": "text"}, rows, block.notes)

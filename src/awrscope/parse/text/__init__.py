@@ -1,0 +1,71 @@
+"""Text reports (AWR ``awrrpt.sql`` text, Statspack ``spreport.sql``) to raw blocks."""
+from __future__ import annotations
+
+from ..raw import Block
+from .splitter import RawSection, split_sections
+from .tables import read_block
+
+# Summary-page pieces of the Statspack 10g+ header that are underlined with
+# tildes like section titles but belong to the header.
+HEADER_TITLES = frozenset({"database", "host", "snapshot", "host name", "instance", "db name"})
+
+
+def normalise_lines(text: str) -> list[str]:
+    """Split into lines; drop CR, form feeds and SQL*Plus ``OUTPUT`` artefacts
+    (spec A.2.8), keeping line numbers stable (dropped lines become blank)."""
+    if "\f" in text:
+        text = text.replace("\f", "")
+    lines = text.splitlines()
+    if "OUTPUT" in text:
+        for i, line in enumerate(lines):
+            if line.strip() == "OUTPUT":
+                lines[i] = ""
+                if i + 1 < len(lines) and len(lines[i + 1].strip()) >= 70 and not lines[i + 1].strip("- "):
+                    lines[i + 1] = ""
+    return lines
+
+
+def blocks_from_text(lines: list[str]) -> tuple[list[str], int, list[Block]]:
+    """(header lines, header first line, blocks). Consecutive sections with the
+    same title (page breaks) are merged into one block."""
+    preamble, raws = split_sections(lines)
+    header_lines = list(preamble)
+    blocks: list[Block] = []
+    last_title = None
+    for raw in raws:
+        if " ".join(raw.title.lower().split()) in HEADER_TITLES:
+            header_lines.append(lines[raw.line - 1])
+            header_lines.extend(raw.lines)
+            continue
+        body = _body_lines(raw)
+        tb = read_block(body, raw.first_body_line - (1 if raw.rest_of_title_line else 0))
+        if raw.title == last_title and blocks:
+            prev = blocks[-1]
+            prev.notes.extend(n for n in tb.notes if n not in prev.notes)
+            for t in tb.tables:
+                if prev.tables and t.columns == prev.tables[-1].columns:
+                    prev.tables[-1].rows.extend(t.rows)
+                    prev.tables[-1].raw_rows.extend(t.raw_rows)
+                else:
+                    prev.tables.append(t)
+            prev.lines.extend(body)
+            continue
+        blocks.append(Block(raw.title, raw.line, tb.notes, tb.tables, body, tb.first_line, "text"))
+        last_title = raw.title
+    return header_lines, 1, blocks
+
+
+def _body_lines(raw: RawSection) -> list[str]:
+    """For a summary-page title, the title line's right part is column header
+    text (kept in place, title blanked) and the tilde underline may carry
+    column dashes (tildes become spaces)."""
+    body = list(raw.lines)
+    if body:
+        body[0] = _untilde(body[0])
+    if raw.rest_of_title_line:
+        body.insert(0, raw.rest_of_title_line)
+    return body
+
+
+def _untilde(line: str) -> str:
+    return line.replace("~", " ") if "~" in line else line
