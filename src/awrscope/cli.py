@@ -11,7 +11,7 @@ import click
 
 from . import __version__
 from .errors import EXIT_OK, EXIT_UNUSABLE, AwrscopeError
-from .model import Report
+from .model import SCHEMA_VERSION, Report
 from .parse import parse_source
 from .parse.source import DEFAULT_MAX_BYTES, expand_inputs, read_sources
 from .serialize import parse_document
@@ -69,6 +69,8 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
         if err:
             failed += 1
             click.echo(f"awrscope: {err}", err=True)
+            if fmt == "json" and len(results) > 1:
+                docs.append({"schema_version": SCHEMA_VERSION, "source": {"path": name}, "error": err})
             continue
         if fmt == "json":
             docs.append(parse_document(report))
@@ -76,11 +78,12 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
             texts.append(_summary_text(report))
     if fmt == "json":
         if docs:
-            payload = docs[0] if len(docs) == 1 and len(results) == 1 else docs
+            payload = docs[0] if len(results) == 1 else docs
             _emit(json.dumps(payload, indent=indent, ensure_ascii=False, default=str), output)
     elif texts:
         _emit("\n\n".join(texts), output)
-    sys.exit(EXIT_UNUSABLE if failed and (failed == len(results)) else EXIT_OK if not failed else EXIT_UNUSABLE)
+    # Any unusable input makes the run exit 2; the usable ones are still printed.
+    sys.exit(EXIT_UNUSABLE if failed else EXIT_OK)
 
 
 def _emit(text: str, output: str | None) -> None:

@@ -1,0 +1,159 @@
+"""Input handling and bad input through the real CLI: exit codes, one-line errors, no tracebacks."""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "awrscope", *args], input=stdin, capture_output=True, env=env)
+
+
+def one_line_error(p: subprocess.CompletedProcess) -> str:
+    err = p.stderr.decode()
+    assert "Traceback" not in err
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.fixture
+def report_text() -> str:
+    return (FIXTURES / "mini_awr_11204.txt").read_text()
+
+
+def test_parse_fixture_header(report_text, tmp_path):
+    p = run("parse", str(FIXTURES / "mini_awr_11204.txt"))
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    r = doc["report"]
+    assert r["db_name"] == "DEMO" and r["dbid"] == 1234567890
+    assert r["version"] == "11.2.0.4.0" and r["instance_names"] == ["DEMO1"]
+    assert r["begin"]["snap_id"] == 100 and r["end"]["snap_id"] == 101
+    assert r["begin"]["time"] == "2021-02-01 10:00:00"
+    assert r["elapsed_s"] == pytest.approx(3600.0)
+    assert r["db_time_s"] == pytest.approx(7200.0)  # Time Model 'DB time' (7,200.0 s)
+    assert doc["source"]["bytes"] == len((FIXTURES / "mini_awr_11204.txt").read_bytes())
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"", "empty"),
+    (bytes(range(256)) * 40, "binary"),
+    (b"just some notes about the database\nnothing else\n", "not an AWR or Statspack report"),
+])
+def test_unusable_input_exits_2_with_one_line(tmp_path, content, needle):
+    f = tmp_path / "input.txt"
+    f.write_bytes(content)
+    p = run("parse", str(f))
+    assert p.returncode == 2
+    assert needle in one_line_error(p)
+    assert p.stdout == b""
+
+
+def test_missing_file(tmp_path):
+    p = run("parse", str(tmp_path / "nope.txt"))
+    assert p.returncode == 2
+    assert "no such file" in one_line_error(p)
+
+
+def test_truncated_report_is_partial_with_warning(tmp_path, report_text):
+    f = tmp_path / "cut.txt"
+    f.write_text(report_text[: len(report_text) // 3])
+    p = run("parse", str(f))
+    assert p.returncode == 0
+    doc = json.loads(p.stdout)
+    assert doc["report"]["db_name"] == "DEMO"
+    assert any("truncated" in i["message"] for i in doc["issues"])
+
+
+def test_restart_between_snapshots_is_flagged(tmp_path, report_text):
+    f = tmp_path / "restart.txt"
+    f.write_text(report_text.replace("Load Profile", "***  RESULTS ARE INVALID  ***\n\nLoad Profile", 1))
+    doc = json.loads(run("parse", str(f)).stdout)
+    assert any(i["level"] == "error" and "restarted" in i["message"] for i in doc["issues"])
+
+
+def test_one_bad_file_does_not_stop_the_others(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a report\n")
+    p = run("parse", str(bad), str(FIXTURES / "mini_awr_11204.txt"))
+    assert p.returncode == 2  # some input was unusable
+    docs = json.loads(p.stdout)
+    assert [("error" in d) for d in docs] == [True, False]
+    assert docs[1]["report"]["db_name"] == "DEMO"
+
+
+def test_gzip_zip_stdin_crlf_latin1(tmp_path, report_text):
+    gz = tmp_path / "r.txt.gz"
+    gz.write_bytes(gzip.compress(report_text.encode()))
+    zp = tmp_path / "r.zip"
+    with zipfile.ZipFile(zp, "w") as z:
+        z.writestr("a.txt", report_text)
+        z.writestr("b.txt", report_text.replace("\n", "\r\n"))
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(report_text.replace("dbhost01", "dbh\u00f3st01").replace("\n", "\r\n").encode("latin-1"))
+    for args, expect in [((str(gz),), 1), ((str(zp),), 2), ((str(latin),), 1)]:
+        p = run("parse", *args)
+        assert p.returncode == 0, p.stderr
+        doc = json.loads(p.stdout)
+        docs = doc if isinstance(doc, list) else [doc]
+        assert len(docs) == expect
+        assert all(d["report"]["elapsed_s"] == pytest.approx(3600.0) for d in docs)
+    assert json.loads(run("parse", str(latin)).stdout)["report"]["host"] == "dbh\u00f3st01"
+    p = run("parse", "-", stdin=report_text.encode())
+    assert json.loads(p.stdout)["source"]["path"] == "<stdin>"
+
+
+def test_directory_and_glob(tmp_path, report_text):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "one.txt").write_text(report_text)
+    (tmp_path / "a" / "two.lst").write_text(report_text)
+    p = run("parse", str(tmp_path / "a"))
+    assert len(json.loads(p.stdout)) == 2
+    p = run("parse", str(tmp_path / "a" / "*.txt"))
+    assert json.loads(p.stdout)["report"]["db_name"] == "DEMO"
+
+
+def test_sqlplus_output_artefacts_are_dropped(tmp_path, report_text):
+    # AWR_REPORT_TEXT spooled without SET HEADING OFF repeats 'OUTPUT' + dashes, even inside tables
+    noisy = report_text.replace("log file sync", "OUTPUT\n" + "-" * 80 + "\nlog file sync", 1)
+    f = tmp_path / "noisy.txt"
+    f.write_text("OUTPUT\n" + "-" * 80 + "\n" + noisy)
+    doc = json.loads(run("parse", str(f)).stdout)
+    assert doc["report"]["db_name"] == "DEMO"
+    assert doc["report"]["elapsed_s"] == pytest.approx(3600.0)
+
+
+def test_gzip_bomb_refused(tmp_path):
+    f = tmp_path / "bomb.txt.gz"
+    f.write_bytes(gzip.compress(b"A" * (3 * 1024 * 1024)))
+    p = run("parse", "--max-size", "1", str(f))
+    assert p.returncode == 2
+    assert "--max-size" in one_line_error(p)
+
+
+def test_addm_recognised_not_analysed(tmp_path):
+    f = tmp_path / "addm.txt"
+    f.write_text("          ADDM Report for Task 'TASK_23'\n          ------\n")
+    p = run("parse", str(f))
+    assert p.returncode == 2
+    assert "ADDM" in one_line_error(p)
+
+
+def test_text_summary(report_text):
+    p = run("parse", "--format", "text", str(FIXTURES / "mini_awr_11204.txt"))
+    out = p.stdout.decode()
+    assert "kind: awr (text), version 11.2.0.4.0" in out
+    assert "load_profile" in out
