@@ -7,7 +7,48 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .text.tables import RawTable
+
+
+class RawTable:
+    """One table: column names (stacked header text joined), their character
+    spans (text reports), and rows as (1-based source line, cells).
+
+    Text tables keep their lines uncut in ``raw_rows`` and cut them into
+    cells only when ``rows`` is first read, so tables no mapper reads, and
+    free-text lines such as SQL text, cost nothing."""
+
+    __slots__ = ("columns", "spans", "header_line", "raw_rows", "_rows", "_owner")
+
+    def __init__(self, columns: list[str], spans: list[tuple[int, int]], header_line: int,
+                 rows: list[tuple[int, list[str]]] | None = None,
+                 raw_rows: list[tuple[int, str]] | None = None):
+        self.columns = columns
+        self.spans = spans
+        self.header_line = header_line
+        self.raw_rows = raw_rows if raw_rows is not None else []
+        self._rows = rows
+        self._owner = None
+
+    @property
+    def rows(self) -> list[tuple[int, list[str]]]:
+        if self._rows is None:
+            self._rows = [(line, self.cut(text)) for line, text in self.raw_rows]
+        return self._rows
+
+    @rows.setter
+    def rows(self, value: list[tuple[int, list[str]]]) -> None:
+        self._rows = value
+
+    def cut(self, text: str) -> list[str]:
+        """Cells of one text line by this table's column spans."""
+        from .text.tables import assign, owners  # the text reader; HTML tables never call this
+
+        if self._owner is None:
+            self._owner = owners(self.spans)
+        return assign(text, self.spans, self._owner)
+
+    def __repr__(self) -> str:
+        return f"RawTable(columns={self.columns!r}, rows={len(self.raw_rows) or len(self._rows or [])})"
 
 
 @dataclass(slots=True)

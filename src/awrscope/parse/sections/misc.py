@@ -195,9 +195,9 @@ def map_sql(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
         id_idx = next((k for k, h in enumerate(table.columns)
                        if re.search(r"sql\s*id|hash\s*value|old\s*hash", h, re.I)), None)
         current: dict | None = None
-        for (line, cells), (_, raw) in zip(table.rows, table.raw_rows):
-            ident = cells[id_idx].strip() if id_idx is not None and id_idx < len(cells) else ""
-            numbers = [parse_number(c).value for c in cells]
+        for line, cells, raw in _sql_lines(table, id_idx):
+            ident = cells[id_idx].strip() if cells is not None and id_idx < len(cells) else ""
+            numbers = [parse_number(c).value for c in cells] if cells is not None else []
             if ident and (_SQL_ID.match(ident) or ident.isdigit()) and sum(v is not None for v in numbers) >= 2:
                 if current:
                     rows.append(_sql_row(current))
@@ -216,6 +216,22 @@ def map_sql(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
         if rows:
             return make_section(key, block.title, block.line, units, rows, block.notes)
     return None
+
+
+def _sql_lines(table, id_idx: int | None):
+    """(line, cells or None, raw text): only lines that can be figure lines are
+    cut into cells; SQL text and module lines are not."""
+    if table.raw_rows:
+        for line, raw in table.raw_rows:
+            toks = raw.split()
+            if id_idx is not None and toks and (_SQL_ID.match(toks[-1]) or toks[-1].isdigit() or
+                                                 any(_SQL_ID.match(t) for t in toks[-3:])):
+                yield line, table.cut(raw), raw
+            else:
+                yield line, None, raw
+    else:  # HTML: cells are already there
+        for line, cells in table.rows:
+            yield line, cells, " ".join(cells)
 
 
 def _sql_row(cur: dict) -> Row:

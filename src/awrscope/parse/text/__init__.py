@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..raw import Block
+from ..sections import lookup
 from .splitter import RawSection, split_sections
 from .tables import read_block
 
@@ -37,6 +38,10 @@ def blocks_from_text(lines: list[str]) -> tuple[list[str], int, list[Block]]:
             header_lines.append(lines[raw.line - 1])
             header_lines.extend(raw.lines)
             continue
+        if lookup(raw.title) is None:  # not a section awrscope maps: delimit it, do not cut it into cells
+            blocks.append(Block(raw.title, raw.line, [], [], [], raw.first_body_line, "text"))
+            last_title = raw.title
+            continue
         body = _body_lines(raw)
         tb = read_block(body, raw.first_body_line - (1 if raw.rest_of_title_line else 0))
         if raw.title == last_title and blocks:
@@ -44,7 +49,6 @@ def blocks_from_text(lines: list[str]) -> tuple[list[str], int, list[Block]]:
             prev.notes.extend(n for n in tb.notes if n not in prev.notes)
             for t in tb.tables:
                 if prev.tables and t.columns == prev.tables[-1].columns:
-                    prev.tables[-1].rows.extend(t.rows)
                     prev.tables[-1].raw_rows.extend(t.raw_rows)
                 else:
                     prev.tables.append(t)

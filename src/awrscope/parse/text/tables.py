@@ -9,18 +9,11 @@ two-word classes such as ``User I/O`` all land in the right column.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from ..raw import RawTable
 
 _TOKEN = re.compile(r"\S+")
-
-
-@dataclass(slots=True)
-class RawTable:
-    columns: list[str]
-    spans: list[tuple[int, int]]
-    header_line: int
-    rows: list[tuple[int, list[str]]] = field(default_factory=list)  # (1-based line, cells)
-    raw_rows: list[tuple[int, str]] = field(default_factory=list)  # the same lines, uncut
 
 
 def dash_runs(line: str) -> list[tuple[int, int]] | None:
@@ -39,25 +32,50 @@ def is_terminator(runs: list[tuple[int, int]]) -> bool:
     return len(runs) == 1 and runs[0][0] >= 5 and runs[0][1] - runs[0][0] >= 40
 
 
-def assign(line: str, spans: list[tuple[int, int]]) -> list[str]:
-    """Cut one line into cells by column spans."""
+def assign(line: str, spans: list[tuple[int, int]], owner: list[int] | None = None) -> list[str]:
+    """Cut one line into cells by column spans.
+
+    ``owner`` (from :func:`owners`) maps a character position to the column
+    whose span holds it; a token whose first and last characters fall in the
+    same column is settled without measuring overlaps (the common case)."""
+    if owner is None:
+        owner = owners(spans)
     cells: list[list[str]] = [[] for _ in spans]
-    last = len(spans) - 1
+    width = len(owner)
     for m in _TOKEN.finditer(line):
         a, b = m.start(), m.end()
-        best, best_overlap = -1, 0
-        for k, (s, e) in enumerate(spans):
-            if s >= b:
-                break
-            ov = min(b, e) - max(a, s)
-            if ov > best_overlap:
-                best, best_overlap = k, ov
-        if best < 0:  # token in a gap between columns: nearest column
-            best = min(range(len(spans)), key=lambda k: min(abs(spans[k][0] - b), abs(spans[k][1] - a)))
-            if best > last:
-                best = last
-        cells[best].append(m.group())
-    return [" ".join(c) for c in cells]
+        ka = owner[a] if a < width else -1
+        if ka >= 0 and b - 1 < width and owner[b - 1] == ka:
+            cells[ka].append(m.group())
+            continue
+        cells[_best_column(a, b, spans)].append(m.group())
+    return [" ".join(c) if len(c) != 1 else c[0] for c in cells]
+
+
+def owners(spans: list[tuple[int, int]]) -> list[int]:
+    """Column index per character position. A gap before a column belongs to
+    that column: right-aligned numbers overflow one character to the left."""
+    width = spans[-1][1] if spans else 0
+    owner = [-1] * width
+    prev_end = 0
+    for k, (s, e) in enumerate(spans):
+        for pos in range(prev_end if k else s, e):
+            owner[pos] = k
+        prev_end = e
+    return owner
+
+
+def _best_column(a: int, b: int, spans: list[tuple[int, int]]) -> int:
+    best, best_overlap = -1, 0
+    for k, (s, e) in enumerate(spans):
+        if s >= b:
+            break
+        ov = min(b, e) - max(a, s)
+        if ov > best_overlap:
+            best, best_overlap = k, ov
+    if best < 0:  # token in a gap between columns, or past the last: nearest column
+        best = min(range(len(spans)), key=lambda k: min(abs(spans[k][0] - b), abs(spans[k][1] - a)))
+    return best
 
 
 def header_names(header_lines: list[str], spans: list[tuple[int, int]]) -> list[str]:
@@ -118,7 +136,6 @@ def read_block(lines: list[str], first_line: int) -> TextBlock:
                 continue
             if table is not None and pending_rows:
                 # lines taken as rows since the last blank line were this header
-                del table.rows[-pending_rows:]
                 del table.raw_rows[-pending_rows:]
             if runs[0][0] >= 3:  # labels left of the first underline ('Redo size:', 'Begin Snap:')
                 runs = [(0, runs[0][0] - 1)] + runs
@@ -136,7 +153,6 @@ def read_block(lines: list[str], first_line: int) -> TextBlock:
             continue
         pending.append(line)
         if table is not None:
-            table.rows.append((first_line + j, assign(line, table.spans)))
             table.raw_rows.append((first_line + j, line))
             pending_rows += 1
     return TextBlock(notes, tables, lines, first_line)
