@@ -1,0 +1,141 @@
+"""Mutation fuzzer over report texts: shared by the bounded CI test and the long run.
+
+    python tests/fuzz_mutations.py --count 20000 --seed 1      # a long run on demand
+
+Every mutated input must give a Report (possibly with issues) or an AwrscopeError
+(one-line message, exit 2): never another exception, never a hang.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from awrscope.errors import AwrscopeError  # noqa: E402
+from awrscope.parse import parse_text  # noqa: E402
+
+HTML_SNIPPETS = ["<script>alert(1)</script>", "<table><tr><td>", "</table></table>", "<h3 class=\"awr\">",
+                 "<td class='awrc'>" + "9" * 500, "<!--", "<![CDATA[", "&#x0;", "&nbsp;&amp;&lt;"]
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    lines = text.splitlines(keepends=True)
+    op = rng.randrange(9)
+    if op == 0 and lines:  # delete a run of lines
+        i = rng.randrange(len(lines))
+        del lines[i:i + rng.randint(1, 40)]
+    elif op == 1 and lines:  # duplicate a run
+        i = rng.randrange(len(lines))
+        lines[i:i] = lines[i:i + rng.randint(1, 40)]
+    elif op == 2 and lines:  # shuffle a window
+        i = rng.randrange(len(lines))
+        window = lines[i:i + rng.randint(2, 30)]
+        rng.shuffle(window)
+        lines[i:i + len(window)] = window
+    elif op == 3:  # cut anywhere
+        return text[: rng.randrange(len(text) + 1)]
+    elif op == 4:  # flip bytes
+        b = bytearray(text.encode("utf-8", "replace"))
+        for _ in range(rng.randint(1, 50)):
+            if b:
+                b[rng.randrange(len(b))] = rng.randrange(256)
+        return b.decode("latin-1")
+    elif op == 5:  # change encodings / line ends
+        return text.replace("\n", rng.choice(["\r\n", "\r", "\n\n", "\f\n"]))
+    elif op == 6 and lines:  # inject HTML / garbage
+        i = rng.randrange(len(lines))
+        lines.insert(i, rng.choice(HTML_SNIPPETS) + "\n")
+    elif op == 7 and lines:  # numbers to overflow / weird cells
+        i = rng.randrange(len(lines))
+        lines[i] = "".join(rng.choice(["#", ch]) if ch.isdigit() else ch for ch in lines[i])
+    elif op == 8 and lines:  # very long line
+        i = rng.randrange(len(lines))
+        lines[i] = lines[i].rstrip("\n") + " " + "x" * rng.randint(1000, 200000) + "\n"
+    return "".join(lines)
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Timeout()
+
+
+def check(text: str, seconds: float = 10.0) -> str | None:
+    """None when the input is handled; else a description of the failure."""
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        parse_text(text, name="fuzz")
+    except AwrscopeError as e:
+        if "\n" in str(e):
+            return f"multi-line error message: {e!r}"
+    except Timeout:
+        return f"took longer than {seconds} s"
+    except Exception as e:  # noqa: BLE001 - this is what the fuzzer looks for
+        return f"{type(e).__name__}: {e}"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    return None
+
+
+def _html_reader() -> bool:
+    try:
+        from awrscope.parse import html  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def seeds(corpus: Path | None) -> list[Path]:
+    out = sorted((ROOT / "tests" / "fixtures").rglob("*.txt"))
+    if corpus and (corpus / "reports").is_dir():
+        suffixes = (".txt", ".lst", ".html") if _html_reader() else (".txt", ".lst")
+        out += sorted(p for p in (corpus / "reports").iterdir() if p.suffix in suffixes)
+    return out
+
+
+def run(count: int, seed: int, corpus: Path | None, save_dir: Path | None = None) -> list[str]:
+    rng = random.Random(seed)
+    files = seeds(corpus)
+    texts = [p.read_text(errors="replace") for p in files]
+    failures = []
+    for n in range(count):
+        k = rng.randrange(len(texts))
+        text = texts[k]
+        for _ in range(rng.randint(1, 3)):
+            text = mutate(text, rng)
+        problem = check(text)
+        if problem:
+            failures.append(f"#{n} from {files[k].name}: {problem}")
+            if save_dir:
+                save_dir.mkdir(parents=True, exist_ok=True)
+                (save_dir / f"crash_{seed}_{n}.txt").write_text(text)
+    return failures
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--count", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    ap.add_argument("--save", type=Path, default=ROOT / "tests" / "fixtures" / "fuzz")
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    failures = run(args.count, args.seed, args.corpus, args.save)
+    for f in failures:
+        print(f)
+    print(f"{args.count} inputs, {len(failures)} failures, {time.perf_counter() - t0:.0f} s")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
