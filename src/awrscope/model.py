@@ -78,7 +78,15 @@ class Section:
     index: Mapping[str, Row] = field(default_factory=dict, repr=False, compare=False)
 
     def row(self, name: str) -> Row | None:
-        return self.index.get(normalise_name(name))
+        """The row with this name; a name cut short as the text report prints it
+        (``control file sequential re``) finds the row when exactly one matches."""
+        key = normalise_name(name)
+        found = self.index.get(key)
+        if found is None and len(key) >= 10:
+            hits = [r for k, r in self.index.items() if k.startswith(key)]
+            if len(hits) == 1:
+                found = hits[0]
+        return found
 
     def __iter__(self) -> Iterator[Row]:
         return iter(self.rows)

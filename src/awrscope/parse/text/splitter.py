@@ -29,6 +29,36 @@ class RawSection:
     rest_of_title_line: str = ""  # text to the right of a summary-page title (column headers)
 
 
+# First words of the section titles awrscope maps: a line starting at column 0
+# with one of these and matching a registered title is a title even without
+# the DB/Inst suffix (excerpts pasted into tickets and papers drop it).
+_TITLE_WORDS = frozenset("""load top time foreground background wait instance host io iostat tablespace
+file buffer checkpoint pga undo enqueue latch sql segments init.ora cache operating os memory key other
+rollback""".split())
+
+
+def _bare_title(line: str, nxt: str) -> str | None:
+    if line[0].isspace() or len(line) > 90:
+        return None
+    first = line.split(None, 1)[0].lower()
+    if first not in _TITLE_WORDS:
+        return None
+    title = line.strip()
+    if ":" in title or any(ch.isdigit() for ch in title.replace("Top 5", "").replace("Top 10", "")
+                           .replace("64 msec to 2 sec", "").replace("4 sec to 2 min", "")
+                           .replace("4 min to 1 hr", "").replace("100%", "")):
+        return None
+    nxt = nxt.strip()
+    if nxt and not nxt.startswith("->") and not nxt.startswith("~"):
+        # a title is followed by a blank line, notes or its underline, and
+        # in pasted excerpts directly by a column header: accept text, not figures
+        if sum(ch.isdigit() for ch in nxt) > 3:
+            return None
+    from ..sections import lookup  # the registry of mapped titles
+
+    return title if lookup(title) is not None else None
+
+
 def split_sections(lines: list[str]) -> tuple[list[str], list[RawSection]]:
     """Return (preamble lines before the first title, sections)."""
     sections: list[RawSection] = []
@@ -53,6 +83,8 @@ def split_sections(lines: list[str]) -> tuple[list[str], list[RawSection]]:
                     title = line.strip()
             elif ("DB/Inst:" in line or "for DB:" in line or ("Snaps:" in line and "DB:" in line)) and not line.startswith("->"):
                 title = _SUFFIX.sub("", line).strip()
+            else:
+                title = _bare_title(line, nxt)
         if title:
             sec = RawSection(title=title, line=i + 1, rest_of_title_line=rest)
             sections.append(sec)
