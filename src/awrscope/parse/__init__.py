@@ -10,9 +10,9 @@ from datetime import timedelta
 from ..errors import InputError, NotAReportError, UnsupportedReportError
 from ..model import Header, ParseIssue, Report, Row, Section, make_section
 from .detect import Detected, detect
-from .header import db_from_titles, parse_header
+from .header import db_from_titles, parse_header, parse_header_tables
 from .names import is_idle
-from .raw import Block
+from .raw import HTML_HEADER_TITLE, Block
 from .sections import lookup
 from .source import Source, decode, looks_binary, read_sources
 from .text import blocks_from_text, normalise_lines
@@ -60,7 +60,11 @@ def parse_text(text: str, name: str = "<text>") -> Report:
 def build_report(det: Detected, header_lines: list[str], header_first: int, blocks: list[Block],
                  issues: list[ParseIssue], text: str) -> Report:
     issues = list(issues)
-    header = parse_header(header_lines, header_first, issues)
+    if blocks and blocks[0].title == HTML_HEADER_TITLE:
+        header = parse_header_tables(blocks[0].tables, header_first, issues)
+        blocks = blocks[1:]
+    else:
+        header = parse_header(header_lines, header_first, issues)
     sections: dict[str, Section] = {}
     unrecognised: list[str] = []
     for block in blocks:

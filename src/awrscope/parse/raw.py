@@ -10,6 +10,11 @@ from dataclasses import dataclass, field
 from .text.tables import RawTable
 
 
+#: Title of the pseudo-block in which the HTML front end hands over the tables
+#: printed before the first section (DB, host, snapshot): the report header.
+HTML_HEADER_TITLE = "\x00report header"
+
+
 @dataclass(slots=True)
 class Block:
     title: str
@@ -21,4 +26,4 @@ class Block:
     format: str = "text"
 
 
-__all__ = ["Block", "RawTable"]
+__all__ = ["Block", "RawTable", "HTML_HEADER_TITLE"]
