@@ -60,13 +60,18 @@ def parse_text(text: str, name: str = "<text>") -> Report:
 def build_report(det: Detected, header_lines: list[str], header_first: int, blocks: list[Block],
                  issues: list[ParseIssue], text: str) -> Report:
     issues = list(issues)
+    sections: dict[str, Section] = {}
     if blocks and blocks[0].title == HTML_HEADER_TITLE:
         header = parse_header_tables(blocks[0].tables, header_first, issues)
         blocks = blocks[1:]
     else:
         header = parse_header(header_lines, header_first, issues)
-    sections: dict[str, Section] = {}
+    if det.kind == "awr_global" and det.format == "html":
+        from .global_report import adapt_global
+
+        header, blocks, sections = adapt_global(blocks, issues)
     unrecognised: list[str] = []
+    built_here = set(sections)
     for block in blocks:
         spec = lookup(block.title)
         if spec is None:
@@ -85,6 +90,8 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
                 issues.append(ParseIssue("warning", spec.key, block.line,
                                          f"section '{block.title}': no rows could be read"))
             continue
+        if spec.key in sections and spec.key in built_here:
+            continue  # a global report's database totals win over a same-titled table
         if spec.key in sections:
             sections[spec.key] = _merge(sections[spec.key], sec)
         else:
