@@ -61,8 +61,10 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
                  issues: list[ParseIssue], text: str) -> Report:
     issues = list(issues)
     sections: dict[str, Section] = {}
+    header_tables = []
     if blocks and blocks[0].title == HTML_HEADER_TITLE:
-        header = parse_header_tables(blocks[0].tables, header_first, issues)
+        header_tables = blocks[0].tables
+        header = parse_header_tables(header_tables, header_first, issues)
         blocks = blocks[1:]
     else:
         header = parse_header(header_lines, header_first, issues)
@@ -70,12 +72,34 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
         from .global_report import adapt_global
 
         header, blocks, sections = adapt_global(blocks, issues)
-    unrecognised: list[str] = []
+    if det.kind == "awr_diff":
+        return _build_diff(det, header_tables, blocks, issues, text)
+    map_blocks(blocks, issues, sections)
+    version = header.version or det.version
+    report = Report(kind=det.kind, format=det.format, version=version, header=header,
+                    sections=sections, issues=issues, generation=_generation(det.kind, version, sections))
+    if not header.db_name or not header.instances:
+        db, inst = db_from_titles(_suffix_lines(text))
+        if not header.db_name and db:
+            header.db_name = db
+        if not header.instances and inst:
+            from ..model import Instance
+            header.instances = [Instance(inst)]
+    _check_validity(report, text)
+    _derive_times(report)
+    return report
+
+
+def map_blocks(blocks: list[Block], issues: list[ParseIssue],
+               sections: dict[str, Section] | None = None) -> dict[str, Section]:
+    """Map raw blocks to sections through the registry. Sections already in
+    ``sections`` (built by a report-kind adapter) are kept over same-key blocks."""
+    if sections is None:
+        sections = {}
     built_here = set(sections)
     for block in blocks:
         spec = lookup(block.title)
         if spec is None:
-            unrecognised.append(block.title)
             continue
         try:
             sec = spec.mapper(block, spec.key, issues)
@@ -96,19 +120,41 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
             sections[spec.key] = _merge(sections[spec.key], sec)
         else:
             sections[spec.key] = sec
-    version = header.version or det.version
-    report = Report(kind=det.kind, format=det.format, version=version, header=header,
-                    sections=sections, issues=issues, generation=_generation(det.kind, version, sections))
-    if not header.db_name or not header.instances:
-        db, inst = db_from_titles(_suffix_lines(text))
-        if not header.db_name and db:
-            header.db_name = db
-        if not header.instances and inst:
-            from ..model import Instance
-            header.instances = [Instance(inst)]
-    _check_validity(report, text)
-    _derive_times(report)
-    return report
+    return sections
+
+
+def _build_diff(det: Detected, header_tables: list, blocks: list[Block], issues: list[ParseIssue], text: str) -> Report:
+    """A compare-period report: two period Reports plus the printed %Diff figures.
+    The document's own header and times are the first period's."""
+    from .diff_report import build_periods, period_headers, text_header_tables
+
+    if det.format == "text":
+        header_tables = text_header_tables(text)
+    headers = period_headers(header_tables, issues)
+    template = Report(kind=det.kind, format=det.format, version=headers[0].version or det.version,
+                      header=headers[0], sections={}, issues=issues)
+    periods, diff = build_periods(blocks, headers, template, map_blocks)
+    for p in periods:
+        _fill_db_name(p, issues)
+        _derive_times(p)
+    template.periods = periods
+    template.diff = diff
+    template.generation = _generation(det.kind, template.version, {})
+    _check_validity(template, text)
+    template.elapsed_s = periods[0].elapsed_s
+    template.db_time_s = periods[0].db_time_s
+    return template
+
+
+def _fill_db_name(report: Report, issues: list[ParseIssue]) -> None:
+    """Some compare-period text reports print no DB Name column: fall back on
+    the instance name and say so."""
+    h = report.header
+    if not h.db_name and h.instances and h.instances[0].name:
+        h.db_name = h.instances[0].name.upper()
+        msg = "the report prints no DB name: the instance name stands in for it"
+        if not any(i.message == msg for i in issues):
+            issues.append(ParseIssue("info", "header", h.line, msg))
 
 
 def _suffix_lines(text: str) -> list[str]:
