@@ -119,7 +119,7 @@ def _fill(h: Header, inst: Instance, cols: list[str], cells: list[str]) -> Insta
             h.memory_gb = parse_number(v).value
         elif c == "unique name":
             h.unique_name = v
-        elif c == "db role":
+        elif c in ("db role", "role"):  # 12.2+ HTML header: 'Role'
             h.role = v
         elif c == "edition":
             h.edition = v
