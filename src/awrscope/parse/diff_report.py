@@ -79,7 +79,8 @@ def split_table(table: RawTable) -> tuple[RawTable, RawTable, RawTable | None]:
     diffs = [(g["diff"], lab) for g, lab in zip(groups, labels) if "diff" in g]
     diff = None
     if diffs:
-        kind_of = {g["diff"]: ("%Diff" if "%" in table.columns[g["diff"]] else "Diff") for g in groups if "diff" in g}
+        kind_of = {k: ("%Diff" if any(w.lower().rstrip(":") == "%diff" for w in table.columns[k].split()) else "Diff")
+                   for k, _ in diffs}
         diff = _project(table, shared + [k for k, _ in diffs],
                         [table.columns[k] for k in shared] + [f"{lab} {kind_of[k]}" for k, lab in diffs])
     return first, second, diff
