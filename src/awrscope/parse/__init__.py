@@ -10,9 +10,9 @@ from datetime import timedelta
 from ..errors import InputError, NotAReportError, UnsupportedReportError
 from ..model import Header, ParseIssue, Report, Row, Section, make_section
 from .detect import Detected, detect
-from .header import db_from_titles, parse_header
+from .header import db_from_titles, parse_header, parse_header_tables
 from .names import is_idle
-from .raw import Block
+from .raw import HTML_HEADER_TITLE, Block
 from .sections import lookup
 from .source import Source, decode, looks_binary, read_sources
 from .text import blocks_from_text, normalise_lines
@@ -60,13 +60,46 @@ def parse_text(text: str, name: str = "<text>") -> Report:
 def build_report(det: Detected, header_lines: list[str], header_first: int, blocks: list[Block],
                  issues: list[ParseIssue], text: str) -> Report:
     issues = list(issues)
-    header = parse_header(header_lines, header_first, issues)
     sections: dict[str, Section] = {}
-    unrecognised: list[str] = []
+    header_tables = []
+    if blocks and blocks[0].title == HTML_HEADER_TITLE:
+        header_tables = blocks[0].tables
+        header = parse_header_tables(header_tables, header_first, issues)
+        blocks = blocks[1:]
+    else:
+        header = parse_header(header_lines, header_first, issues)
+    if det.kind == "awr_global" and det.format == "html":
+        from .global_report import adapt_global
+
+        header, blocks, sections = adapt_global(blocks, issues)
+    if det.kind == "awr_diff":
+        return _build_diff(det, header_tables, blocks, issues, text)
+    map_blocks(blocks, issues, sections)
+    version = header.version or det.version
+    report = Report(kind=det.kind, format=det.format, version=version, header=header,
+                    sections=sections, issues=issues, generation=_generation(det.kind, version, sections))
+    if not header.db_name or not header.instances:
+        db, inst = db_from_titles(_suffix_lines(text))
+        if not header.db_name and db:
+            header.db_name = db
+        if not header.instances and inst:
+            from ..model import Instance
+            header.instances = [Instance(inst)]
+    _check_validity(report, text)
+    _derive_times(report)
+    return report
+
+
+def map_blocks(blocks: list[Block], issues: list[ParseIssue],
+               sections: dict[str, Section] | None = None) -> dict[str, Section]:
+    """Map raw blocks to sections through the registry. Sections already in
+    ``sections`` (built by a report-kind adapter) are kept over same-key blocks."""
+    if sections is None:
+        sections = {}
+    built_here = set(sections)
     for block in blocks:
         spec = lookup(block.title)
         if spec is None:
-            unrecognised.append(block.title)
             continue
         try:
             sec = spec.mapper(block, spec.key, issues)
@@ -81,23 +114,47 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
                 issues.append(ParseIssue("warning", spec.key, block.line,
                                          f"section '{block.title}': no rows could be read"))
             continue
+        if spec.key in sections and spec.key in built_here:
+            continue  # a global report's database totals win over a same-titled table
         if spec.key in sections:
             sections[spec.key] = _merge(sections[spec.key], sec)
         else:
             sections[spec.key] = sec
-    version = header.version or det.version
-    report = Report(kind=det.kind, format=det.format, version=version, header=header,
-                    sections=sections, issues=issues, generation=_generation(det.kind, version, sections))
-    if not header.db_name or not header.instances:
-        db, inst = db_from_titles(_suffix_lines(text))
-        if not header.db_name and db:
-            header.db_name = db
-        if not header.instances and inst:
-            from ..model import Instance
-            header.instances = [Instance(inst)]
-    _check_validity(report, text)
-    _derive_times(report)
-    return report
+    return sections
+
+
+def _build_diff(det: Detected, header_tables: list, blocks: list[Block], issues: list[ParseIssue], text: str) -> Report:
+    """A compare-period report: two period Reports plus the printed %Diff figures.
+    The document's own header and times are the first period's."""
+    from .diff_report import build_periods, period_headers, text_header_tables
+
+    if det.format == "text":
+        header_tables = text_header_tables(text)
+    headers = period_headers(header_tables, issues)
+    template = Report(kind=det.kind, format=det.format, version=headers[0].version or det.version,
+                      header=headers[0], sections={}, issues=issues)
+    periods, diff = build_periods(blocks, headers, template, map_blocks)
+    for p in periods:
+        _fill_db_name(p, issues)
+        _derive_times(p)
+    template.periods = periods
+    template.diff = diff
+    template.generation = _generation(det.kind, template.version, {})
+    _check_validity(template, text)
+    template.elapsed_s = periods[0].elapsed_s
+    template.db_time_s = periods[0].db_time_s
+    return template
+
+
+def _fill_db_name(report: Report, issues: list[ParseIssue]) -> None:
+    """Some compare-period text reports print no DB Name column: fall back on
+    the instance name and say so."""
+    h = report.header
+    if not h.db_name and h.instances and h.instances[0].name:
+        h.db_name = h.instances[0].name.upper()
+        msg = "the report prints no DB name: the instance name stands in for it"
+        if not any(i.message == msg for i in issues):
+            issues.append(ParseIssue("info", "header", h.line, msg))
 
 
 def _suffix_lines(text: str) -> list[str]:

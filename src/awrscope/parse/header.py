@@ -119,7 +119,7 @@ def _fill(h: Header, inst: Instance, cols: list[str], cells: list[str]) -> Insta
             h.memory_gb = parse_number(v).value
         elif c == "unique name":
             h.unique_name = v
-        elif c == "db role":
+        elif c in ("db role", "role"):  # 12.2+ HTML header: 'Role'
             h.role = v
         elif c == "edition":
             h.edition = v
@@ -141,3 +141,43 @@ def db_from_titles(titles: list[str]) -> tuple[str | None, str | None]:
         if m:
             return (m.group(1) or m.group(3)), (m.group(2) or m.group(4))
     return None, None
+
+
+_MINUTES = re.compile(r"([\d.,]+)\s*\(mins?\)", re.I)
+
+
+def parse_header_tables(tables: list, first_line: int, issues: list[ParseIssue]) -> Header:
+    """The header from HTML tables (DB, host, snapshot tables): same column
+    names as the text header, so the same fillers apply."""
+    h = Header(line=first_line)
+    inst = Instance(None)
+    for table in tables:
+        cols = [" ".join(c.lower().split()) for c in table.columns]
+        for line, cells in table.rows:
+            label = cells[0].strip().lower().rstrip(":") if cells else ""
+            if label in ("begin snap", "end snap"):
+                snap = _snapshot(cols, cells, line)
+                if label == "begin snap":
+                    h.begin = snap
+                else:
+                    h.end = snap
+                continue
+            if label in ("elapsed", "db time"):
+                minutes = _minutes_in(cells[1:])
+                if label == "elapsed" and h.elapsed_min is None:
+                    h.elapsed_min = minutes
+                elif label == "db time" and h.db_time_min is None:
+                    h.db_time_min = minutes
+                continue
+            inst = _fill(h, inst, cols, cells)
+    if inst.name or inst.number is not None:
+        h.instances = [inst]
+    return h
+
+
+def _minutes_in(cells: list[str]) -> float | None:
+    for c in cells:
+        m = _MINUTES.search(c)
+        if m:
+            return parse_number(m.group(1)).value
+    return None

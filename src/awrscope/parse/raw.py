@@ -51,6 +51,11 @@ class RawTable:
         return f"RawTable(columns={self.columns!r}, rows={len(self.raw_rows) or len(self._rows or [])})"
 
 
+#: Title of the pseudo-block in which the HTML front end hands over the tables
+#: printed before the first section (DB, host, snapshot): the report header.
+HTML_HEADER_TITLE = "\x00report header"
+
+
 @dataclass(slots=True)
 class Block:
     title: str
@@ -62,4 +67,4 @@ class Block:
     format: str = "text"
 
 
-__all__ = ["Block", "RawTable"]
+__all__ = ["Block", "RawTable", "HTML_HEADER_TITLE"]

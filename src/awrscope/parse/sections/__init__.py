@@ -32,7 +32,7 @@ def _spec(key: str, pattern: str, mapper: Mapper, description: str) -> SectionSp
 
 REGISTRY: list[SectionSpec] = [
     _spec("cache_sizes", r"^cache sizes", activity.map_cache_sizes, "Cache Sizes (bytes)"),
-    _spec("load_profile", r"^load profile", activity.map_load_profile, "Load Profile per second / transaction"),
+    _spec("load_profile", r"^load profile|^workload comparison$", activity.map_load_profile, "Load Profile per second / transaction"),
     _spec("instance_efficiency", r"^instance efficiency (percentages|indicators)", activity.map_efficiency,
           "Instance Efficiency Percentages"),
     _spec("top_events", r"^top (5|10|\d+) (timed|wait) (foreground )?events|^top (5|10) foreground events|^top timed events",

@@ -178,11 +178,24 @@ def table_or_kv(block: Block, key: str, fields: list[str], unit: str, issues: li
     rows: list[Row] = []
     for table in block.tables:
         for line, cells in table.rows:
-            label = cells[0].strip().rstrip(":").strip() if cells else ""
-            if not label:
-                continue
-            nums = [parse_number(c).value for c in cells[1:]]
-            rows.append(Row(label, line, dict(zip(fields, nums))))
+            for label, vals in label_runs(cells):
+                nums = [parse_number(c).value for c in vals]
+                rows.append(Row(label, line, dict(zip(fields, nums))))
     if rows:
         return make_section(key, block.title, block.line, {f: unit for f in fields}, rows, block.notes)
     return kv_section(block, key, fields, unit, issues)
+
+
+def label_runs(cells: list[str]) -> list[tuple[str, list[str]]]:
+    """A table row cut at its label cells: ``[label, v1, v2]`` is one run and
+    HTML's two-pairs-per-row ``[Buffer Nowait %:, 100.00, Redo NoWait %:, 99.97]``
+    two. Values stay positional (an empty cell keeps its column)."""
+    runs: list[tuple[str, list[str]]] = []
+    for k, cell in enumerate(cells):
+        c = cell.strip()
+        if k == 0 or (c and not _is_value_token(c) and c.endswith(":")):
+            label = c.rstrip(":").strip()
+            runs.append((label, []))
+        elif runs:
+            runs[-1][1].append(cell)
+    return [(label, vals) for label, vals in runs if label]

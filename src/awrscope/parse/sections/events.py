@@ -19,7 +19,8 @@ EVENT_COLS = [
     Col("time_s", r"^(total)?(wait)?time\(|^totatime$|^(total)?(wait)?time\(?s(ec)?\)?$|^totalwaittime|^waittime", "s"),
     Col("avg_wait_ms", r"avg.*wait|wait.*avg|^\(ms\)$|^avg\(ms\)$|^avg.*\(ms\)$", "ms"),
     Col("waits_per_txn", r"waits/txn|/txn", "1/txn"),
-    Col("pct_db_time", r"%dbtime|%ofdbtime", "%"),
+    Col("waits_per_s", r"^#waits/sec", "1/s"),  # compare-period reports
+    Col("pct_db_time", r"%dbtime|%ofdbtime|^percenttotaldbtime$", "%"),
     Col("pct_bg_time", r"%bgtime", "%"),
     Col("pct_total_call_time", r"%totalcalltime|totalcalltime|%total$|calltime", "%"),
     Col("pct_total_ela_time", r"%totalelatime|elatime", "%"),

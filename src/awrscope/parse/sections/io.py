@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...model import ParseIssue, Row, Section, make_section
 from ..numbers import parse_number
 from ..raw import Block, RawTable
-from .common import Col, match_columns, simple_table_section, table_or_kv, table_rows, units_of
+from .common import Col, match_columns, squash, simple_table_section, table_or_kv, table_rows, units_of
 
 IOSTAT_COLS = [
     Col("name", r"^(function|filetype|functionname|filetypename)", kind="name"),
@@ -85,6 +85,8 @@ def map_iostat(block: Block, key: str, issues: list[ParseIssue]) -> Section | No
 def map_tablespace_io(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
     """Name on its own line(s) (File IO: tablespace, then file name), figures on
     the next. A line made only of numbers is a figures line for the names above."""
+    if block.format == "html":
+        return _tablespace_io_cells(block, key, issues)
     rows: list[Row] = []
     for table in block.tables:
         columns = list(table.columns)
@@ -107,6 +109,29 @@ def map_tablespace_io(block: Block, key: str, issues: list[ParseIssue]) -> Secti
                 name = " ".join(name_parts) if name_parts else None
                 rows.append(Row(name, name_line or line, _fix_1bk_layout(parsed[0].values)))
             name_parts, name_line = [], None
+    if not rows:
+        return None
+    return make_section(key, block.title, block.line, units_of(TS_COLS), rows, block.notes)
+
+
+def _tablespace_io_cells(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    """HTML prints one row per tablespace or file: the name cells (Tablespace,
+    Filename) are joined the way the text lines join them."""
+    rows: list[Row] = []
+    for table in block.tables:
+        name_idx = [k for k, c in enumerate(table.columns) if squash(c) in ("tablespace", "filename", "file")]
+        if not name_idx:
+            continue
+        columns = ["" if k in name_idx else c for k, c in enumerate(table.columns)]
+        shaped = RawTable(columns, table.spans, table.header_line)
+        if len(match_columns(shaped, TS_COLS)) < 3:
+            continue
+        for line, cells in table.rows:
+            shaped.rows = [(line, cells)]
+            parsed = table_rows(block, shaped, TS_COLS, key, issues)
+            if parsed:
+                name = " ".join(cells[k].strip() for k in name_idx if k < len(cells) and cells[k].strip())
+                rows.append(Row(name or None, line, parsed[0].values))
     if not rows:
         return None
     return make_section(key, block.title, block.line, units_of(TS_COLS), rows, block.notes)

@@ -1,0 +1,72 @@
+"""RAC global reports (awrgrpt): header, instances, database totals, per-instance rows."""
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from awrscope.parse import parse_path
+from awrscope.serialize import parse_document
+
+from _corpus import check_golden, corpus_file
+
+S = "section"
+DBU = "awr_global_html_19c_2inst_exadata_azurelab_dbu_6day.html"
+
+# Read from the HTML source of the DBU report (line numbers in comments).
+GOLDEN_DBU = {
+    ("header", "db_name"): "DBU", ("header", "dbid"): 3128649325, ("header", "unique_name"): "APPDBU",
+    ("header", "role"): "PRIMARY", ("header", "rac"): True, ("header", "cdb"): True,
+    ("header", "version"): "19.0.0.0.0", ("header", "platform"): "Linux x86 64-bit",
+    ("begin", "snap_id"): 15883, ("end", "snap_id"): 16027,
+    ("begin", "time"): datetime(2023, 2, 15, 0, 0), ("end", "time"): datetime(2023, 2, 21, 0, 0),
+    ("header", "db_time_min"): 58744.58, ("header", "elapsed_min"): 8640.20,  # Database Summary
+    ("report", "db_time_s"): 3524674.62,  # line 189: Time Model Sum row
+    (S, "time_model", "DB time", "time_s"): 3524674.62,
+    (S, "time_model", "DB CPU", "time_s"): 2649792.00,
+    (S, "time_model", "bg time", "time_s"): 1007054.34,
+    (S, "top_events", "log file sync", "waits"): 144284822.0,  # line 294, I# = *
+    (S, "top_events", "log file sync", "time_s"): 94974.41,
+    (S, "top_events", "log file sync", "avg_wait_ms"): 0.65824,  # 658.24us
+    (S, "top_events", "log file sync", "pct_db_time"): 2.69,
+    (S, "top_events", "log file parallel write", "waits"): 192966355.0,  # line 296
+    (S, "top_events", "DB CPU", "time_s"): 2649792.00,  # line 288
+    (S, "wait_events_fg", "log file sync", "waits"): 144283478.0,  # line 444 (Global)
+    (S, "wait_events_fg", "log file sync", "time_s"): 94973.20,
+    (S, "wait_events_bg", "log file parallel write", "waits"): 192966357.0,  # line 673
+    (S, "load_profile", "Redo Size (k)", "per_second"): 3200.95,  # line 1318: Sum, per second
+    (S, "load_profile", "Txns", "per_second"): 282.99,
+    (S, "instance_activity", "redo size", "total"): 1699237790460.0,  # line 2187
+    (S, "instance_activity", "redo size", "per_second"): 3277776.33,
+    (S, "instance_activity", "user commits", "total"): 146705516.0,  # line 2316
+}
+
+
+def test_golden_global_dbu():
+    r = parse_path(str(corpus_file(DBU)))[0]
+    assert r.kind == "awr_global"
+    check_golden(r, GOLDEN_DBU)
+    assert r.elapsed_s == pytest.approx(8640.20 * 60)
+    insts = [(i.name, i.number, i.host) for i in r.header.instances]
+    assert insts == [("DBU1", 1, "exa1-c1-node1"), ("DBU2", 2, "exa1-c1-node2")]  # lines 63-64
+
+
+def test_per_instance_rows_carry_their_instance():
+    r = parse_path(str(corpus_file(DBU)))[0]
+    by_inst = r.sections["top_events_by_instance"]
+    lfs = {row.text["instance"]: row for row in by_inst if row.name == "log file sync"}
+    assert lfs["DBU1"].get("waits") == 75703155.0 and lfs["DBU1"].get("time_s") == 51112.76  # line 304
+    assert lfs["DBU2"].get("waits") == 68581667.0 and lfs["DBU2"].get("time_s") == 43861.65  # line 314
+    tm = {(row.name, row.text["instance"]): row.get("time_s") for row in r.sections["time_model_by_instance"]}
+    assert tm[("DB time", "DBU1")] == 1748859.26 and tm[("DB time", "DBU2")] == 1775815.35  # lines 187-188
+    assert "load_profile_by_instance" in r.sections
+    doc = parse_document(r)
+    assert doc["report"]["instance_names"] == ["DBU1", "DBU2"]
+
+
+def test_single_instance_global_uses_its_rows_as_totals():
+    r = parse_path(str(corpus_file("awr_global_html_11203_slob_skoehler_100k_iops.html.gz")))[0]
+    assert r.header.db_name == "SLOB" and r.header.dbid == 3541062017
+    assert r.sections["time_model"].row("DB time").get("time_s") == 38493.35
+    assert r.sections["top_events"].row("db file sequential read").get("waits") == 21783346.0
+    assert r.elapsed_s == pytest.approx(5.07 * 60) and r.db_time_s == 38493.35
