@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-_SUFFIX = re.compile(r"\s*(?:DB/Inst:|for DB:|DB:\s+\S+\s+Instance:|DB/Inst/Snaps?:).*$")
+_SUFFIX = re.compile(r"\s*(?:(?:First|1st)\s+)?(?:DB/Inst:|for DB:|DB:\s+\S+\s+Instance:|DB/Inst/Snaps?:).*$")
 
 
 @dataclass(slots=True)
