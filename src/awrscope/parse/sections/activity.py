@@ -2,6 +2,8 @@
 Cache Sizes, Host/Instance CPU, OS statistics, Instance Activity Stats."""
 from __future__ import annotations
 
+import re
+
 from ...model import ParseIssue, Row, Section, make_section
 from ..names import canonical_stat
 from ..numbers import parse_number
@@ -32,9 +34,11 @@ OS_COLS = [
 HOST_CPU_COLS = [
     Col("cpus", r"^cpus$"), Col("cores", r"^cores$"), Col("sockets", r"^sockets$"),
     Col("load_begin", r"begin$", "ratio"), Col("load_end", r"end$", "ratio"),
-    Col("pct_user", r"%user", "%"), Col("pct_system", r"%sys", "%"), Col("pct_wio", r"%wio", "%"),
-    Col("pct_idle", r"%idle", "%"),
+    # Statspack prints 'User System Idle WIO' without '%' (and the CPU counts in the title)
+    Col("pct_user", r"%user|^user$|\)user$", "%"), Col("pct_system", r"%sys|^system$", "%"),
+    Col("pct_wio", r"%wio|^wio$", "%"), Col("pct_idle", r"%idle|^idle$", "%"),
 ]
+_SP_HOST_CPU = re.compile(r"CPUs:\s*(\d+)\s+Cores:\s*(\d+)\s+Sockets:\s*(\d+)")
 
 
 def _fix_stat(name: str) -> str:
@@ -132,6 +136,11 @@ def map_host_cpu(block: Block, key: str, issues: list[ParseIssue]) -> Section | 
     if sec is None:
         return None
     rows = [Row("host_cpu", r.line, r.values, r.text) for r in sec.rows[:1]]
+    m = _SP_HOST_CPU.search(" ".join(block.lines[:3]))
+    if m and rows and rows[0].values.get("cpus") is None:
+        values = dict(rows[0].values)
+        values.update(cpus=float(m.group(1)), cores=float(m.group(2)), sockets=float(m.group(3)))
+        rows[0] = Row("host_cpu", rows[0].line, values, rows[0].text)
     return make_section(key, block.title, block.line, sec.units, rows, block.notes)
 
 

@@ -9,13 +9,16 @@ from .common import Col, match_columns, simple_table_section, table_or_kv, table
 
 IOSTAT_COLS = [
     Col("name", r"^(function|filetype|functionname|filetypename)", kind="name"),
-    Col("read_data_mb", r"^reads?:?data$|^readsdata$", "MB", binary=True),
-    Col("read_reqs_per_s", r"^(reads?:?)?reqspersec$|^reqspersec$", "1/s"),
-    Col("read_mb_per_s", r"^(reads?:?)?datapersec$|^datapersec$", "MB"),
-    Col("write_data_mb", r"^writes?:?data$|^writesdata$", "MB", binary=True),
-    Col("write_reqs_per_s", r"reqspersec", "1/s"),
-    Col("write_mb_per_s", r"datapersec", "MB"),
-    Col("waits", r"^waits:?count$|^waitscount$|^count$"),
+    # Statspack 11g+ 'IO Stat by Function - summary' heads the same columns
+    # 'Data Volume', 'Read Requests /sec', 'Data Vol/sec', (Write ...), 'Wait Count':
+    # the first 'Data Volume' is the read one, the second the write one.
+    Col("read_data_mb", r"^reads?:?data$|^readsdata$|^datavolume$", "MB", binary=True),
+    Col("read_reqs_per_s", r"^(reads?:?)?reqspersec$|^reqspersec$|^readrequests/sec$", "1/s"),
+    Col("read_mb_per_s", r"^(reads?:?)?datapersec$|^datapersec$|^datavol/sec$", "MB"),
+    Col("write_data_mb", r"^writes?:?data$|^writesdata$|^datavolume$", "MB", binary=True),
+    Col("write_reqs_per_s", r"reqspersec|^writerequests/sec$", "1/s"),
+    Col("write_mb_per_s", r"datapersec|^datavol/sec$", "MB"),
+    Col("waits", r"^waits:?count$|^waitscount$|^count$|^waitcount$"),
     Col("avg_ms", r"^avgtm\(ms\)$|avgtm", "ms"),
     Col("small_read_ms", r"smallread", "ms"),
     Col("large_read_ms", r"largeread", "ms"),
