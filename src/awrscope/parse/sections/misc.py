@@ -92,7 +92,7 @@ BUFFER_WAIT_COLS = [
 
 ENQUEUE_COLS = [
     Col("name", r"^(enqueue|eq|enqueuetype)", kind="name"),
-    Col("requests", r"^requests$"),
+    Col("requests", r"^requests$|^gets$"),  # 8i: 'Enqueue Gets Waits'
     Col("succ_gets", r"^succ"),
     Col("failed_gets", r"^failed"),
     Col("waits", r"^waits$"),
@@ -112,6 +112,8 @@ def map_buffer_waits(block: Block, key: str, issues: list[ParseIssue]) -> Sectio
 def map_enqueues(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
     """10g+ prints the enqueue name on one line and its figures on the next."""
     sec = simple_table_section(block, key, ENQUEUE_COLS, issues, min_matched=3)
+    if sec is None:  # 8i prints only 'Enqueue  Gets  Waits'
+        sec = simple_table_section(block, key, ENQUEUE_COLS, issues, min_matched=2)
     if sec is None:
         return None
     rows: list[Row] = []
@@ -198,7 +200,10 @@ def map_sql(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
         for (line, cells), (_, raw) in zip(table.rows, table.raw_rows):
             ident = cells[id_idx].strip() if id_idx is not None and id_idx < len(cells) else ""
             numbers = [parse_number(c).value for c in cells]
-            if ident and (_SQL_ID.match(ident) or ident.isdigit()) and sum(v is not None for v in numbers) >= 2:
+            # N/A counts as a figure: 'Version Count  Executions(N/A)  SQL Id' rows
+            # carry one number only
+            figures = sum(v is not None or c.strip() == "N/A" for v, c in zip(numbers, cells))
+            if ident and (_SQL_ID.match(ident) or ident.isdigit()) and figures >= 2:
                 if current:
                     rows.append(_sql_row(current))
                 values = {f: v for f, v, k in zip(fields, numbers, range(len(fields))) if k != id_idx and v is not None}
