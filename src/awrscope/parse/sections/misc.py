@@ -118,10 +118,14 @@ def map_enqueues(block: Block, key: str, issues: list[ParseIssue]) -> Section | 
         return None
     rows: list[Row] = []
     pending: Row | None = None
+    raw = {ln: text for t in block.tables for ln, text in t.raw_rows}
     for r in sec.rows:
         has_values = any(v is not None for v in r.values.values())
         if r.name and not has_values:
-            pending = r
+            # 'TX-Transaction (row lock contention)' runs across the figure
+            # columns of the next line: the name is the whole line, not the cell
+            full = raw.get(r.line, "").strip()
+            pending = Row(full, r.line, r.values, r.text) if full.startswith(r.name) else r
             continue
         if pending is not None and (r.name is None or _numeric(r.name)):
             values = dict(r.values)

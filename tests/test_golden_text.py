@@ -1,0 +1,150 @@
+"""Golden values of text AWR and Statspack reports, one report per version
+and kind. Every expected value was read by hand in the report file; the
+comment gives its source line. Values are in the units of the parsed model
+(seconds for time_s, ms for avg_wait_ms, MB for IOStat data, ...)."""
+from __future__ import annotations
+
+from datetime import datetime
+from functools import lru_cache
+
+import pytest
+
+from awrscope.parse import parse
+
+from conftest import find_corpus
+
+
+@lru_cache(maxsize=None)
+def load(name: str):
+    c = find_corpus()
+    return parse(str(c / "reports" / name))
+
+
+def row(report, section: str, name: str):
+    sec = report.sections.get(section)
+    assert sec is not None, f"section {section} missing"
+    r = sec.row(name)
+    assert r is not None, f"{section}: no row {name!r} (rows: {[x.name for x in sec.rows][:40]})"
+    return r.values
+
+
+def field(report, section: str, name: str, key: str):
+    r = row(report, section, name)
+    if key in r:
+        return r[key]
+    return report.sections[section].row(name).text.get(key)
+
+
+# (section, row name, field, expected, source line)
+def G(*a):
+    return a
+
+GOLDEN: dict[str, dict] = {}
+
+# ---------------------------------------------------------------- AWR 11.2.0.3
+GOLDEN["awr_txt_11203_antognini_top2_1830_1845.txt"] = {
+    "header": dict(db_name="DBM11203", dbid=2532911053, instance="DBM11203", inst_num=1,  # line 6
+                   version="11.2.0.3.0", host="helicon", cpus=8,  # lines 6, 10
+                   begin_snap=1822, end_snap=1823,  # lines 14-15
+                   begin_time=datetime(2014, 4, 23, 18, 30, 5), end_time=datetime(2014, 4, 23, 18, 45, 6),
+                   elapsed_s=15.03 * 60, db_time_s=6404.5),  # line 16; time model DB time line 100
+    "values": [
+        G("load_profile", "Redo size", "per_second", 393267.0, 28),
+        G("load_profile", "Redo size", "per_transaction", 1931.8, 28),
+        G("load_profile", "Logical reads", "per_second", 406407.8, 29),
+        G("load_profile", "User calls", "per_second", 2896.4, 33),
+        G("load_profile", "Transactions", "per_second", 203.6, 40),
+        G("instance_efficiency", "Buffer Nowait %", "value", 100.00, 44),
+        G("instance_efficiency", "Redo NoWait %", "value", 99.97, 44),
+        G("instance_efficiency", "Soft Parse %", "value", 98.98, 46),
+        G("instance_efficiency", "Latch Hit %", "value", 99.96, 47),
+        G("top_events", "db file sequential read", "waits", 520207, 62),
+        G("top_events", "db file sequential read", "time_s", 4568, 62),
+        G("top_events", "DB CPU", "pct_db_time", 26.6, 63),
+        G("top_events", "log file sync", "avg_wait_ms", 1, 64),
+        G("time_model", "sql execute elapsed time", "time_s", 6114.4, 94),
+        G("time_model", "DB CPU", "time_s", 1701.4, 95),
+        G("os_stats", "BUSY_TIME", "value", 176851, 112),
+        G("os_stats", "NUM_CPUS", "value", 8, 120),
+        G("wait_classes", "User I/O", "time_s", 4595, 152),
+        G("wait_classes", "Commit", "waits", 182738, 154),
+        G("wait_events_fg", "log file sync", "time_s", 94, 174),
+        G("wait_events_fg", "log file sync", "waits", 182738, 174),
+        G("wait_events_bg", "log file parallel write", "waits", 178859, 205),
+        G("wait_events_bg", "log file parallel write", "pct_bg_time", 36.1, 205),
+        G("wait_histogram", "db file sequential read", "<8ms", 49.1, 272),
+        G("wait_histogram", "db file sequential read", "<=1s", 3.4, 272),
+        G("wait_histogram", "db file sequential read", "<32ms", 4.4, 272),
+        G("wait_histogram", "log file sync", "<1ms", 96.3, 294),
+        G("instance_activity", "redo size", "total", 354549884, 1169),
+        G("instance_activity", "redo writes", "total", 178894, 1178),
+        G("instance_activity", "redo write time", "total", 5260, 1177),
+        G("instance_activity", "user commits", "total", 183536, 1211),
+        G("instance_activity", "redo wastage", "total", 55374424, 1176),
+        G("instance_activity", "redo blocks written", "total", 826743, 1162),
+        G("thread_activity", "log switches (derived)", "total", 11, 1235),
+        G("thread_activity", "log switches (derived)", "per_hour", 43.92, 1235),
+        G("iostat_function", "LGWR", "write_data_mb", 811, 1248),
+        G("iostat_function", "LGWR", "write_reqs_per_s", 399.0, 1248),
+        G("iostat_function", "DBWR", "write_data_mb", 2.6 * 1024, 1247),
+        G("tablespace_io", "SOE", "reads", 519831, 1325),
+        G("tablespace_io", "SOE", "writes", 234576, 1325),
+        G("tablespace_io", "UNDOTBS1", "writes", 1363, 1329),
+        G("tablespace_io", "TEMP", "read_ms", 10.0, 1335),
+        G("buffer_pool", "D", "physical_writes", 340346, 1368),
+        G("buffer_pool", "D", "buffer_busy_waits", 3322, 1368),
+        G("instance_recovery", "B", "estd_mttr_s", 19, 1389),
+        G("instance_recovery", "B", "actual_redo_blks", 167937, 1389),
+        G("pga_target_stats", "B", "pga_mem_alloc_m", 178.2, 1456),
+        G("enqueue_activity", "TX-Transaction (row lock contention)", "waits", 684, 1604),
+        G("enqueue_activity", "TX-Transaction (index contention)", "avg_wait_ms", 14.29, 1606),
+        G("undo_summary", "2", "transactions", 247075, 1621),
+        G("undo_summary", "2", "max_query_s", 939, 1621),
+        G("latch_activity", "redo allocation", "get_requests", 900547, 1868),
+        G("latch_activity", "redo writing", "get_requests", 566775, 1870),
+        G("sql_by_elapsed", "82ud5h0qcg0bf", "elapsed_time_s", 1863.0, 403),
+        G("sql_by_elapsed", "82ud5h0qcg0bf", "executions", 124882, 403),
+        G("init_parameters", "log_buffer", "begin", "8183808", 2454),
+    ],
+}
+
+# ======================================================================== tests
+
+
+def _cases():
+    return [(name, v) for name, g in GOLDEN.items() for v in g["values"]]
+
+
+@pytest.mark.parametrize("name", list(GOLDEN))
+def test_header(corpus_dir, name):
+    exp = GOLDEN[name]["header"]
+    rep = load(name)
+    h = rep.header
+    got = dict(db_name=h.db_name, dbid=h.dbid, instance=h.instances[0].name if h.instances else None,
+               inst_num=h.instances[0].number if h.instances else None, version=h.version, host=h.host,
+               cpus=h.cpus, begin_snap=h.begin.snap_id, end_snap=h.end.snap_id,
+               begin_time=h.begin.time, end_time=h.end.time, elapsed_s=rep.elapsed_s, db_time_s=rep.db_time_s)
+    for k, v in exp.items():
+        if isinstance(v, float):
+            assert got[k] == pytest.approx(v, rel=1e-9), k
+        else:
+            assert got[k] == v, k
+
+
+@pytest.mark.parametrize("name,case", _cases(), ids=lambda x: x if isinstance(x, str) else f"{x[0]}:{x[1]}:{x[2]}@{x[4]}")
+def test_value(corpus_dir, name, case):
+    section, rname, key, expected, line = case
+    rep = load(name)
+    got = field(rep, section, rname, key)
+    if isinstance(expected, str):
+        assert got == expected
+    else:
+        assert got == pytest.approx(expected, rel=1e-9, abs=1e-9), f"{section}/{rname}/{key} (report line {line})"
+    r = rep.sections[section].row(rname)
+    # the row points at its source line (or, for two-line rows, the line above)
+    assert r.line in (line, line - 1, line - 2), f"row line {r.line}, expected {line}"
+
+
+def test_at_least_30_values_per_report():
+    for name, g in GOLDEN.items():
+        assert len(g["values"]) + len(g["header"]) >= 30, name
