@@ -108,6 +108,73 @@ GOLDEN["awr_txt_11203_antognini_top2_1830_1845.txt"] = {
     ],
 }
 
+# ------------------------------------------------------------ Statspack 10.2
+GOLDEN["statspack_txt_10204_rbogusze_bpsc10_2_3.lst"] = {
+    # Database column blank (line 5): the DB name comes from the 'DB/Inst: BPSC10/BPSC10' suffixes
+    "header": dict(db_name="BPSC10", dbid=4070638498, instance="BPSC10", inst_num=1,  # line 5
+                   version="10.2.0.4.0", host="omega1.koral.tmp", cpus=16,  # line 7
+                   begin_snap=2, end_snap=3,  # lines 12-13
+                   begin_time=datetime(2013, 2, 17, 20, 40, 36), end_time=datetime(2013, 2, 17, 20, 42, 8),
+                   elapsed_s=1.53 * 60, db_time_s=4150.4),  # line 14; time model line 93
+    "values": [
+        G("load_profile", "Redo size", "per_second", 43770674.78, 23),
+        G("load_profile", "Redo size", "per_transaction", 5205.74, 23),
+        G("load_profile", "Logical reads", "per_second", 860691.82, 24),
+        G("load_profile", "Transactions", "per_second", 8408.16, 34),
+        G("load_profile", "Recursive Call %", "value", 97.08, 36),
+        G("load_profile", "Rows per Sort", "value", 33.15, 37),
+        G("instance_efficiency", "Buffer Nowait %", "value", 99.99, 41),
+        G("instance_efficiency", "Redo NoWait %", "value", 100.00, 41),
+        G("instance_efficiency", "Library Hit %", "value", 103.84, 43),
+        G("instance_efficiency", "% Non-Parse CPU", "value", 99.99, 45),
+        G("top_events", "log file sync", "waits", 535402, 57),
+        G("top_events", "log file sync", "time_s", 1487, 57),
+        G("top_events", "log file sync", "pct_total_call_time", 39.8, 57),
+        G("top_events", "enq: HW - contention", "avg_wait_ms", 23, 59),
+        G("host_cpu", "host_cpu", "cpus", 16, 67),  # from the title, line 63
+        G("host_cpu", "host_cpu", "load_begin", 31.04, 67),
+        G("host_cpu", "host_cpu", "pct_user", 82.97, 67),
+        G("host_cpu", "host_cpu", "pct_wio", 0.60, 67),
+        G("time_model", "DB CPU", "time_s", 2378.2, 89),
+        G("time_model", "DB time", "time_s", 4150.4, 93),
+        G("wait_events", "log file sync", "time_s", 1487, 107),
+        G("wait_events", "db file sequential read", "avg_wait_ms", 6, 113),
+        G("wait_events_bg", "log file parallel write", "waits", 141052, 177),
+        G("wait_histogram", "log file sync", "total_waits", 534000, 238),
+        G("wait_histogram", "log file sync", "<1ms", 25.3, 238),
+        G("wait_histogram", "log file sync", "<8ms", 16.3, 238),
+        G("wait_histogram", "log file sync", "<=1s", 0.0, 238),
+        G("sql_by_elapsed", "2369897509", "elapsed_time_s", 1471.34, 385),
+        G("sql_by_elapsed", "2369897509", "executions", 255365, 385),
+        G("instance_activity", "redo blocks written", "total", 8194522, 985),
+        G("instance_activity", "redo size", "total", 4026902080, 991),
+        G("instance_activity", "redo wastage", "total", 34609464, 994),
+        G("instance_activity", "redo write time", "total", 7345, 995),
+        G("instance_activity", "redo writes", "total", 141077, 997),
+        G("instance_activity", "user commits", "total", 772259, 1032),
+        G("thread_activity", "log switches (derived)", "total", 0, 1054),
+        G("os_stats", "BUSY_TIME", "value", 136473, 1062),
+        G("os_stats", "NUM_CPUS", "value", 16, 1070),
+        G("tablespace_io", "TPCCTAB", "writes", 40621, 1082),
+        G("tablespace_io", "UNDOTBS1", "writes", 1, 1086),
+        G("tablespace_io", "UNDOTBS1", "buffer_waits", 7309, 1086),
+        G("tablespace_io", "UNDOTBS1", "buffer_wait_ms", 5.9, 1086),
+        G("buffer_pool", "D", "buffers", 1094000, 1132),  # '1094K'
+        G("buffer_pool", "D", "physical_writes", 56910, 1132),
+        G("buffer_pool", "D", "buffer_busy_waits", 11749, 1132),
+        G("instance_recovery", "B", "actual_redo_blks", 10331847, 1142),
+        G("instance_recovery", "E", "recovery_estd_ios", 938192, 1143),
+        G("enqueue_activity", "HW-Segment High Water Mark", "waits", 9413, 1477),
+        G("enqueue_activity", "HW-Segment High Water Mark", "wait_time_s", 230, 1477),
+        G("enqueue_activity", "TX-Transaction (row lock contention)", "requests", 19560, 1479),
+        G("latch_activity", "redo allocation", "get_requests", 7567576, 1576),
+        G("latch_activity", "redo allocation", "pct_get_miss", 6.1, 1576),
+        G("latch_activity", "redo writing", "get_requests", 424078, 1578),
+        G("init_parameters", "db_block_size", "begin", "8192", 1875),
+        G("init_parameters", "processes", "begin", "150", 1886),
+    ],
+}
+
 # ======================================================================== tests
 
 

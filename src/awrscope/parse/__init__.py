@@ -81,10 +81,13 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
                 issues.append(ParseIssue("warning", spec.key, block.line,
                                          f"section '{block.title}': no rows could be read"))
             continue
-        if spec.key in sections:
-            sections[spec.key] = _merge(sections[spec.key], sec)
-        else:
-            sections[spec.key] = sec
+        # a mapper may return several sections under their own keys (Statspack 10g+
+        # prints key, absolute and thread activity all as 'Instance Activity Stats')
+        for one in (sec if isinstance(sec, list) else [sec]):
+            if one.key in sections:
+                sections[one.key] = _merge(sections[one.key], one)
+            else:
+                sections[one.key] = one
     version = header.version or det.version
     report = Report(kind=det.kind, format=det.format, version=version, header=header,
                     sections=sections, issues=issues, generation=_generation(det.kind, version, sections))
