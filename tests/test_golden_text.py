@@ -175,6 +175,66 @@ GOLDEN["statspack_txt_10204_rbogusze_bpsc10_2_3.lst"] = {
     ],
 }
 
+# ------------------------------------------------------------ Statspack 8.1.7
+GOLDEN["statspack_txt_81741_radtek-oraclescripts_oracle_116_117.lst"] = {
+    # 8i has no DB time: db_time_s is an estimate, not a printed value (not checked)
+    "header": dict(db_name="ORACLE", dbid=1307164038, instance="orcl", inst_num=1,  # line 6
+                   version="8.1.7.4.1", host="ORCL2",  # line 6
+                   begin_snap=116, end_snap=117,  # lines 10-11
+                   begin_time=datetime(2004, 3, 4, 9, 24, 18), end_time=datetime(2004, 3, 4, 9, 40, 51),
+                   elapsed_s=16.55 * 60),  # line 12
+    "values": [
+        G("cache_sizes", "log_buffer", "begin", 1048576, 16),
+        G("cache_sizes", "db_block_size", "begin", 8192, 17),
+        G("load_profile", "Redo size", "per_second", 64942.11, 22),
+        G("load_profile", "Redo size", "per_transaction", 10878.46, 22),
+        G("load_profile", "Transactions", "per_second", 5.97, 33),
+        G("load_profile", "% Blocks changed per Read", "value", 0.36, 35),
+        G("load_profile", "Rows per Sort", "value", 309.11, 36),
+        G("instance_efficiency", "Buffer Nowait %", "value", 100.00, 40),
+        G("instance_efficiency", "Redo NoWait %", "value", 99.99, 40),
+        G("instance_efficiency", "Buffer Hit %", "value", 99.43, 41),
+        G("instance_efficiency", "Execute to Parse %", "value", 71.05, 43),
+        # 'Time (cs)' columns: centiseconds converted to seconds
+        G("top_events", "db file sequential read", "waits", 141356, 56),
+        G("top_events", "db file sequential read", "time_s", 464.00, 56),
+        G("top_events", "db file sequential read", "pct_total_wait_time", 60.55, 56),
+        G("top_events", "db file scattered read", "time_s", 105.80, 57),
+        G("wait_events", "db file sequential read", "time_s", 464.00, 71),
+        G("wait_events", "db file sequential read", "avg_wait_ms", 3, 71),
+        G("wait_events", "log file parallel write", "waits", 3757, 78),
+        G("wait_events", "log file parallel write", "time_s", 8.26, 78),
+        G("wait_events", "log file sync", "waits", 572, 82),
+        G("wait_events", "log file sync", "time_s", 3.32, 82),
+        G("wait_events", "log file sync", "avg_wait_ms", 6, 82),
+        # printed 'SQL*Net more data from clien' (cut at 28 characters)
+        G("wait_events", "SQL*Net more data from client", "waits", 900, 96),
+        G("wait_events", "SQL*Net more data from client", "time_s", 0.09, 96),
+        G("wait_events_bg", "log file parallel write", "time_s", 8.26, 106),
+        G("sql_by_gets", "1669247656", "buffer_gets", 15910739, 133),
+        G("sql_by_gets", "1669247656", "executions", 10, 133),
+        G("instance_activity", "CPU used by this session", "total", 264794, 491),
+        G("instance_activity", "background checkpoints completed", "total", 11, 504),
+        G("instance_activity", "redo blocks written", "total", 132128, 573),
+        G("instance_activity", "redo size", "total", 64487516, 579),
+        G("instance_activity", "redo wastage", "total", 903016, 582),
+        G("instance_activity", "redo write time", "total", 3082, 583),
+        G("instance_activity", "redo writes", "total", 3760, 585),
+        G("instance_activity", "user commits", "total", 5922, 615),
+        G("tablespace_io", "PARUS3", "reads", 95690, 628),
+        G("tablespace_io", "TEMP", "reads", 18702, 630),
+        G("tablespace_io", "TEMP", "read_ms", 30.7, 630),
+        G("tablespace_io", "TEMP", "writes", 31636, 630),
+        G("buffer_pool", "D", "physical_writes", 12978, 761),
+        G("buffer_pool", "D", "buffer_busy_waits", 21, 761),
+        G("latch_activity", "redo allocation", "get_requests", 193597, 965),
+        G("latch_activity", "redo writing", "get_requests", 18806, 966),
+        G("init_parameters", "db_block_size", "begin", "8192", 1165),
+        G("init_parameters", "log_buffer", "begin", "1048576", 1179),
+        G("init_parameters", "processes", "begin", "300", 1185),
+    ],
+}
+
 # ======================================================================== tests
 
 
