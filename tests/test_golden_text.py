@@ -235,6 +235,70 @@ GOLDEN["statspack_txt_81741_radtek-oraclescripts_oracle_116_117.lst"] = {
     ],
 }
 
+# ------------------------------------------------------------ Statspack 9.2
+GOLDEN["statspack_txt_92040_radtek-oraclescripts_oracle_1_11.lst"] = {
+    "header": dict(db_name="ORACLE", dbid=1398087215, instance="orcl", inst_num=1,  # line 6
+                   version="9.2.0.4.0", host="ORCL2",  # line 6
+                   begin_snap=1, end_snap=11,  # lines 10-11
+                   begin_time=datetime(2004, 5, 12, 14, 17, 21), end_time=datetime(2004, 5, 12, 15, 1, 57),
+                   elapsed_s=44.60 * 60),  # line 12
+    "values": [
+        G("load_profile", "Redo size", "per_second", 65988.66, 22),
+        G("load_profile", "Redo size", "per_transaction", 27617.40, 22),
+        G("load_profile", "Executes", "per_second", 943.26, 32),
+        G("load_profile", "Transactions", "per_second", 2.39, 33),
+        G("load_profile", "Rows per Sort", "value", 614.36, 36),
+        G("instance_efficiency", "Buffer Hit %", "value", 99.87, 41),
+        G("instance_efficiency", "Soft Parse %", "value", 98.44, 42),
+        G("instance_efficiency", "Parse CPU to Parse Elapsd %", "value", 6.90, 44),
+        G("top_events", "db file sequential read", "waits", 263537, 56),
+        G("top_events", "db file sequential read", "time_s", 10238, 56),
+        G("top_events", "db file sequential read", "pct_total_ela_time", 64.34, 56),
+        G("top_events", "CPU time", "time_s", 4500, 57),
+        G("top_events", "log file sync", "time_s", 197, 59),
+        G("wait_events", "log file sync", "waits", 1765, 75),
+        G("wait_events", "log file sync", "timeouts", 13, 75),
+        G("wait_events", "log file sync", "time_s", 197, 75),
+        G("wait_events", "log file sync", "avg_wait_ms", 112, 75),
+        G("wait_events", "log file parallel write", "timeouts", 4949, 78),
+        G("wait_events", "log file parallel write", "avg_wait_ms", 10, 78),
+        G("wait_events_bg", "log file parallel write", "time_s", 54, 110),
+        G("instance_activity", "CPU used by this session", "total", 449951, 838),
+        G("instance_activity", "redo blocks written", "total", 358579, 933),
+        G("instance_activity", "redo size", "total", 176585644, 939),
+        G("instance_activity", "redo wastage", "total", 1201300, 942),
+        G("instance_activity", "redo write time", "total", 35239, 943),
+        G("instance_activity", "redo writes", "total", 5211, 945),
+        G("instance_activity", "user commits", "total", 6338, 978),
+        G("tablespace_io", "TEMP", "reads", 19906, 998),
+        G("tablespace_io", "TEMP", "writes", 14312, 998),
+        G("tablespace_io", "SYSTEM", "buffer_wait_ms", 170.0, 1010),
+        G("tablespace_io", "UNDOTBS1", "writes", 11391, 1016),
+        G("tablespace_io", "UNDOTBS1", "buffer_waits", 29, 1016),
+        G("buffer_pool", "D", "buffers", 128128, 1179),
+        G("buffer_pool", "D", "hit_pct", 99.9, 1179),
+        G("buffer_pool", "D", "physical_writes", 25611, 1179),
+        G("buffer_pool", "D", "buffer_busy_waits", 12869, 1179),
+        G("instance_recovery", "B", "actual_redo_blks", 100135, 1189),
+        G("instance_recovery", "E", "recovery_estd_ios", 3835, 1190),
+        G("pga_target_stats", "B", "pga_mem_alloc_m", 304.8, 1253),
+        G("pga_target_stats", "E", "pga_mem_alloc_m", 339.2, 1254),
+        # 9i: 'Avg Wt Time (ms)' comes before 'Wait Time (s)'
+        G("enqueue_activity", "TX", "requests", 9330, 1309),
+        G("enqueue_activity", "TX", "waits", 9, 1309),
+        G("enqueue_activity", "TX", "avg_wait_ms", 286.67, 1309),
+        G("enqueue_activity", "TX", "wait_time_s", 3, 1309),
+        G("undo_summary", "1", "transactions", 415984, 1370),
+        G("undo_summary", "1", "max_query_s", 4220, 1370),
+        G("undo_summary", "1", "sto", 0, 1370),
+        G("latch_activity", "redo allocation", "get_requests", 597764, 1441),
+        G("latch_activity", "redo writing", "get_requests", 21450, 1443),
+        G("init_parameters", "db_block_size", "begin", "8192", 1717),
+        G("init_parameters", "log_buffer", "begin", "1000448", 1735),
+        G("init_parameters", "processes", "begin", "300", 1744),
+    ],
+}
+
 # ======================================================================== tests
 
 

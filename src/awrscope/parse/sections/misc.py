@@ -153,12 +153,15 @@ def _shift_values(r: Row) -> dict:
 UNDO_SUMMARY_COLS = [
     Col("name", r"^undots#?$|^undo", kind="name"),
     Col("undo_blocks_k", r"numundoblocks|undoblocks", "count"),
-    Col("transactions", r"numberoftransactions|transactions"),
+    Col("transactions", r"numberoftransactions|transactions|^numtrans$"),  # 9i: 'Num Trans'
     Col("max_query_s", r"maxqrylen|maxqry", "s"),
     Col("max_tx_concurrency", r"maxtxconcurcy|concurcy|concurrency"),
     Col("tuned_retention_min", r"min/maxtr|tr\(mins\)", "text", kind="text"),
     Col("sto_oos", r"^sto/?oos$|sto", "text", kind="text"),
     Col("steal_reuse", r"us/ur", "text", kind="text"),
+    # 9i prints STO and OOS as two numeric columns 'Snapshot Too Old', 'Out of Space'
+    Col("sto", r"^snapshottooold$"),
+    Col("oos", r"^outofspace$"),
 ]
 
 
