@@ -299,6 +299,79 @@ GOLDEN["statspack_txt_92040_radtek-oraclescripts_oracle_1_11.lst"] = {
     ],
 }
 
+# ------------------------------------------------------------ Statspack 11.2
+GOLDEN["statspack_txt_11203_antognini_top2_1830_1845.txt"] = {
+    "header": dict(db_name="DBM11203", dbid=2532911053, instance="DBM11203", inst_num=1,  # line 6
+                   version="11.2.0.3.0", host="helicon", cpus=8,  # line 10 ('Host Name' table)
+                   begin_snap=548, end_snap=549,  # lines 14-15
+                   begin_time=datetime(2014, 4, 23, 18, 30, 40), end_time=datetime(2014, 4, 23, 18, 45, 40),
+                   elapsed_s=15.00 * 60, db_time_s=6392.9),  # line 16; time model line 102
+    "values": [
+        G("cache_sizes", "Log Buffer", "begin", 7992 * 1024, 22),
+        G("load_profile", "DB time(s)", "per_second", 7.1, 26),
+        G("load_profile", "Redo size", "per_second", 392163.4, 28),
+        G("load_profile", "Redo size", "per_transaction", 1928.3, 28),
+        G("load_profile", "Transactions", "per_second", 203.4, 40),
+        G("instance_efficiency", "Redo NoWait %", "value", 99.98, 44),
+        G("instance_efficiency", "Optimal W/A Exec %", "value", 100.00, 45),
+        G("instance_efficiency", "Library Hit %", "value", 100.01, 46),
+        G("instance_efficiency", "% Non-Parse CPU", "value", 98.84, 48),
+        G("top_events", "db file sequential read", "time_s", 4567, 60),
+        G("top_events", "log file sync", "waits", 182275, 62),
+        G("top_events", "log file parallel write", "pct_total_call_time", 0.6, 63),
+        G("host_cpu", "host_cpu", "cpus", 8, 70),  # title line 66
+        G("host_cpu", "host_cpu", "sockets", 2, 70),
+        G("host_cpu", "host_cpu", "load_end", 7.09, 70),
+        G("host_cpu", "host_cpu", "pct_idle", 74.75, 70),
+        G("host_cpu", "host_cpu", "pct_wio", 21.86, 70),
+        G("time_model", "DB CPU", "time_s", 1701.1, 97),
+        G("wait_events_fg", "db file sequential read", "waits", 519094, 114),
+        G("wait_events_fg", "log file sync", "time_s", 94, 115),
+        G("wait_events_fg", "log file sync", "pct_total_call_time", 1.5, 115),
+        G("wait_events_bg", "log file parallel write", "waits", 178406, 145),
+        G("wait_events_bg", "LGWR wait for redo copy", "waits", 826, 156),
+        G("wait_events", "db file sequential read", "waits", 520240, 192),
+        G("wait_histogram", "log file parallel write", "<1ms", 98.7, 299),
+        G("wait_histogram", "log file sync", "total_waits", 182000, 304),
+        G("wait_histogram", "log file sync", "<16ms", 0.8, 304),
+        G("sql_by_elapsed", "3739063178", "elapsed_time_s", 1861.91, 384),
+        G("sql_by_elapsed", "3739063178", "executions", 124585, 384),
+        G("instance_activity", "redo blocks written", "total", 823333, 811),
+        G("instance_activity", "redo size", "total", 352947044, 822),
+        G("instance_activity", "redo wastage", "total", 55266600, 829),
+        G("instance_activity", "redo write time", "total", 5251, 830),
+        G("instance_activity", "redo writes", "total", 178395, 831),
+        G("instance_activity", "user commits", "total", 183034, 863),
+        G("thread_activity", "log switches (derived)", "total", 10, 883),
+        G("thread_activity", "log switches (derived)", "per_hour", 40.00, 883),
+        G("os_stats", "BUSY_TIME", "value", 176820, 891),
+        G("os_stats", "NUM_CPUS", "value", 8, 898),
+        G("iostat_function", "LGWR", "write_data_mb", 807, 929),
+        G("iostat_function", "LGWR", "write_reqs_per_s", 398.5, 929),
+        G("iostat_function", "LGWR", "waits", 179000, 929),
+        G("iostat_function", "Buffer Cache Re", "read_data_mb", 4074, 928),
+        G("tablespace_io", "SOE", "writes", 234024, 958),
+        G("tablespace_io", "UNDOTBS1", "writes", 1352, 962),
+        G("tablespace_io", "TEMP", "read_ms", 10.0, 968),
+        G("instance_recovery", "B", "actual_redo_blks", 167642, 1028),
+        G("instance_recovery", "E", "recovery_estd_ios", 20317, 1029),
+        G("buffer_pool", "D", "buffers", 89000, 1090),
+        G("buffer_pool", "D", "physical_writes", 339572, 1090),
+        G("pga_target_stats", "E", "pga_mem_alloc_m", 183.1, 1125),
+        G("enqueue_activity", "TX-Transaction (row lock contention)", "waits", 679, 1411),
+        G("enqueue_activity", "TX-Transaction (row lock contention)", "avg_wait_ms", 1.19, 1411),
+        G("undo_summary", "2", "undo_blocks_k", 31.8, 1428),
+        G("undo_summary", "2", "transactions", 369847, 1428),
+        G("undo_summary", "2", "min_tuned_retention_min", 19.6, 1428),
+        G("undo_summary", "2", "max_tuned_retention_min", 29.7, 1428),
+        G("undo_summary", "2", "oos", 0, 1428),
+        G("latch_activity", "redo allocation", "get_requests", 897978, 1676),
+        G("latch_activity", "redo writing", "get_requests", 565073, 1678),
+        G("init_parameters", "log_buffer", "begin", "8183808", 2105),
+        G("init_parameters", "processes", "begin", "150", 2111),
+    ],
+}
+
 # ======================================================================== tests
 
 
