@@ -372,6 +372,76 @@ GOLDEN["statspack_txt_11203_antognini_top2_1830_1845.txt"] = {
     ],
 }
 
+# ------------------------------------------------------------ Statspack 12.1
+GOLDEN["statspack_txt_12102_jasmin_clinprd1_70371_70372.txt"] = {
+    # Database column blank (line 5); host header wrapped over two lines (lines 7-10)
+    "header": dict(db_name="CLINPRD", dbid=2071347136, instance="clinprd1", inst_num=1,  # line 5
+                   version="12.1.0.2.0", host="cgm-szara.root.d", cpus=22,  # line 10
+                   begin_snap=70371, end_snap=70372,  # lines 14-15
+                   begin_time=datetime(2024, 1, 14, 0, 37, 42), end_time=datetime(2024, 1, 14, 1, 37, 43),
+                   elapsed_s=60.02 * 60, db_time_s=920.4),  # line 16; time model line 110
+    "values": [
+        G("cache_sizes", "Log Buffer", "begin", 247592 * 1024, 23),
+        G("load_profile", "DB time(s)", "per_transaction", 0.6, 27),
+        G("load_profile", "Redo size", "per_second", 66701.6, 29),
+        G("load_profile", "Redo size", "per_transaction", 152213.1, 29),
+        G("load_profile", "Logical reads", "per_second", 23540.8, 30),
+        G("load_profile", "Transactions", "per_second", 0.4, 41),
+        G("instance_efficiency", "Buffer Hit %", "value", 99.99, 46),
+        G("instance_efficiency", "Library Hit %", "value", 99.66, 47),
+        G("instance_efficiency", "Execute to Parse %", "value", 72.36, 48),
+        G("top_events", "LGWR worker group idle", "time_s", 6885, 61),
+        G("top_events", "LGWR worker group idle", "avg_wait_ms", 1327, 61),
+        G("top_events", "AQPC idle", "avg_wait_ms", 30009, 62),
+        G("top_events", "CPU time", "time_s", 861, 65),
+        G("host_cpu", "host_cpu", "cpus", 22, 71),  # title line 67
+        G("host_cpu", "host_cpu", "pct_user", 2.93, 71),
+        G("host_cpu", "host_cpu", "pct_idle", 95.79, 71),
+        G("time_model", "DB CPU", "time_s", 938.5, 97),
+        G("time_model", "DB CPU", "pct_db_time", 102.0, 97),
+        G("wait_events_fg", "direct path read", "waits", 160620, 122),
+        G("wait_events_fg", "log file sync", "waits", 4491, 123),
+        G("wait_events_fg", "log file sync", "avg_wait_ms", 5, 123),
+        G("wait_events_bg", "log file parallel write", "time_s", 31, 164),
+        G("wait_events_bg", "LGWR all worker groups", "avg_wait_ms", 12, 173),
+        G("wait_events", "log file sync", "waits", 4496, 222),
+        G("wait_histogram", "log file parallel write", "total_waits", 5225, 341),
+        G("wait_histogram", "log file parallel write", "<4ms", 27.6, 341),
+        G("wait_histogram", "log file parallel write", "<=1s", 1.2, 341),
+        G("sql_by_elapsed", "82927862", "elapsed_time_s", 583.15, 422),
+        G("sql_by_elapsed", "82927862", "executions", 120, 422),
+        G("instance_activity", "redo blocks written", "total", 491365, 1705),
+        G("instance_activity", "redo size", "total", 240192332, 1714),
+        G("instance_activity", "redo wastage", "total", 3072716, 1731),
+        G("instance_activity", "redo write time", "total", 3104, 1746),
+        G("instance_activity", "redo write time (usec)", "total", 31032413, 1747),
+        G("instance_activity", "redo writes", "total", 5225, 1750),
+        G("instance_activity", "user commits", "total", 1557, 1817),
+        G("thread_activity", "log switches (derived)", "total", 2, 1843),
+        G("os_stats", "BUSY_TIME", "value", 332388, 1853),
+        G("os_stats", "NUM_CPUS", "value", 22, 1861),
+        G("iostat_function", "Direct Reads", "read_data_mb", 155 * 1024, 1891),
+        G("iostat_function", "Direct Reads", "read_reqs_per_s", 44.6, 1891),
+        G("iostat_function", "LGWR", "write_data_mb", 242, 1894),
+        G("tablespace_io", "UNDOTBS1", "writes", 1733, 1925),
+        G("tablespace_io", "UNDOTBS1", "buffer_waits", 16, 1925),
+        G("instance_recovery", "B", "actual_redo_blks", 295892, 2070),
+        G("instance_recovery", "E", "recovery_estd_ios", 10347, 2071),
+        G("buffer_pool", "D", "buffers", 7246000, 2131),
+        G("buffer_pool", "D", "physical_writes", 25374, 2131),
+        G("enqueue_activity", "CR-Reuse Block Range (block range reuse ckpt)", "waits", 109, 2460),
+        G("enqueue_activity", "CR-Reuse Block Range (block range reuse ckpt)", "avg_wait_ms", 11.56, 2460),
+        G("enqueue_activity", "RO-Multiple Object Reuse (fast object reuse)", "requests", 1040, 2462),
+        G("undo_summary", "2", "transactions", 8323, 2479),
+        G("undo_summary", "2", "max_query_s", 1243, 2479),
+        G("undo_summary", "2", "min_tuned_retention_min", 15, 2479),
+        G("latch_activity", "redo allocation", "get_requests", 1134824, 2834),
+        G("latch_activity", "redo writing", "get_requests", 28002, 2837),
+        G("init_parameters", "db_block_size", "begin", "8192", 3173),
+        G("init_parameters", "processes", "begin", "1000", 3197),
+    ],
+}
+
 # ======================================================================== tests
 
 

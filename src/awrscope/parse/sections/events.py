@@ -41,7 +41,7 @@ WAIT_CLASS_COLS = [
 TIME_MODEL_COLS = [
     Col("name", r"^statisticname$|^statistic$", kind="name"),
     Col("time_s", r"^time\(s\)$|^time\(s", "s"),
-    Col("pct_db_time", r"%ofdbtime", "%"),
+    Col("pct_db_time", r"%ofdbtime|^%dbtime$", "%"),  # Statspack: '% DB time'
     Col("pct_total_cpu_time", r"%oftotalcputime", "%"),
 ]
 
