@@ -442,6 +442,79 @@ GOLDEN["statspack_txt_12102_jasmin_clinprd1_70371_70372.txt"] = {
     ],
 }
 
+# ---------------------------------------------------------------- AWR 10.2 (RAC)
+GOLDEN["awr_txt_10204_radtek_oradb1_base01_54977_54986.txt"] = {
+    "header": dict(db_name="ORADB1", dbid=1839837180, instance="base01", inst_num=1,  # line 6
+                   version="10.2.0.4.0", host="base-vdb01-m",  # line 6
+                   begin_snap=54977, end_snap=54986,  # lines 10-11
+                   begin_time=datetime(2013, 11, 12, 2, 0, 3), end_time=datetime(2013, 11, 12, 10, 0, 39),
+                   elapsed_s=480.61 * 60, db_time_s=54520.6),  # line 12; time model line 141
+    "values": [
+        G("cache_sizes", "Log Buffer", "begin", 14312 * 1024, 20),
+        G("cache_sizes", "Buffer Cache", "end", 13696 * 1024 ** 2, 19),
+        G("load_profile", "Redo size", "per_second", 5121.88, 25),
+        G("load_profile", "Redo size", "per_transaction", 202.42, 25),
+        G("load_profile", "Transactions", "per_second", 25.30, 36),
+        G("load_profile", "Rollback per transaction %", "value", 96.93, 39),
+        G("instance_efficiency", "Buffer Nowait %", "value", 99.98, 43),
+        G("instance_efficiency", "Execute to Parse %", "value", -1.15, 46),
+        G("instance_efficiency", "% Non-Parse CPU", "value", 96.20, 47),
+        G("top_events", "gc cr multi block request", "waits", 404347, 59),
+        G("top_events", "gc cr multi block request", "time_s", 26999, 59),
+        G("top_events", "gc cr multi block request", "avg_wait_ms", 67, 59),
+        G("top_events", "db file sequential read", "pct_total_call_time", 28.4, 60),
+        G("top_events", "CPU time", "time_s", 10730, 61),
+        G("time_model", "sql execute elapsed time", "time_s", 52961.0, 128),
+        G("time_model", "DB CPU", "time_s", 10729.9, 129),
+        G("wait_classes", "Cluster", "waits", 3497754, 157),
+        G("wait_classes", "Cluster", "time_s", 28556, 157),
+        G("wait_classes", "User I/O", "avg_wait_ms", 2, 158),
+        G("wait_classes", "Commit", "time_s", 40, 162),
+        # 10g AWR: 'Wait Events' holds all sessions (fg and bg)
+        G("wait_events", "db file sequential read", "waits", 5844853, 180),
+        G("wait_events", "log file sync", "waits", 24899, 194),
+        G("wait_events", "log file sync", "time_s", 40, 194),
+        G("wait_events", "log file parallel write", "waits", 31199, 196),
+        G("wait_events_bg", "log file parallel write", "time_s", 35, 350),
+        G("wait_events_bg", "db file sequential read", "waits", 2222, 355),
+        G("os_stats", "BUSY_TIME", "value", 1711813, 399),
+        G("os_stats", "NUM_CPUS", "value", 8, 408),
+        G("sql_by_elapsed", "f4kwxw3t0hb13", "elapsed_time_s", 27642, 454),
+        G("sql_by_elapsed", "f4kwxw3t0hb13", "cpu_time_s", 150, 454),
+        G("sql_by_elapsed", "f4kwxw3t0hb13", "executions", 0, 454),
+        G("instance_activity", "redo blocks written", "total", 316514, 1709),
+        G("instance_activity", "redo size", "total", 147696748, 1715),
+        G("instance_activity", "redo wastage", "total", 8734636, 1719),
+        G("instance_activity", "redo write time", "total", 3934, 1720),
+        G("instance_activity", "redo writes", "total", 31203, 1722),
+        G("instance_activity", "user commits", "total", 22426, 1757),
+        G("thread_activity", "log switches (derived)", "total", 3, 1779),
+        G("thread_activity", "log switches (derived)", "per_hour", 0.37, 1779),
+        G("tablespace_io", "SUAT_BIG_DATA", "reads", 2836374, 1791),
+        G("tablespace_io", "SUAT_BIG_DATA", "buffer_waits", 122608, 1791),
+        G("tablespace_io", "UNDOTBS01", "writes", 2581, 1831),
+        G("tablespace_io", "UNDOTBS01", "buffer_waits", 81, 1831),
+        G("buffer_pool", "D", "buffers", 3095296, 2710),
+        G("buffer_pool", "D", "physical_writes", 86233, 2710),
+        G("buffer_pool", "D", "buffer_busy_waits", 859170, 2710),
+        G("instance_recovery", "B", "actual_redo_blks", 3598, 2720),
+        G("instance_recovery", "E", "estd_mttr_s", 17, 2721),
+        G("pga_target_stats", "B", "pga_mem_alloc_m", 904.0, 2777),
+        G("pga_target_stats", "E", "w_per_a_pga_used_m", 0.0, 2778),
+        G("enqueue_activity", "WF-AWR Flush", "waits", 145, 2908),
+        G("enqueue_activity", "WF-AWR Flush", "avg_wait_ms", 585.31, 2908),
+        G("enqueue_activity", "XR-Quiesce / Force Logging (database force logging)", "requests", 9600, 2912),
+        G("undo_summary", "1", "transactions", 36829, 2969),
+        G("undo_summary", "1", "max_query_s", 30322, 2969),
+        G("undo_summary", "1", "max_tuned_retention_min", 600, 2969),
+        G("latch_activity", "redo allocation", "get_requests", 106007, 3188),
+        G("latch_activity", "redo writing", "get_requests", 228570, 3190),
+        G("init_parameters", "db_block_size", "begin", "4096", 3797),
+        G("init_parameters", "log_buffer", "begin", "14211072", 3817),
+        G("init_parameters", "processes", "begin", "1000", 3834),
+    ],
+}
+
 # ======================================================================== tests
 
 
