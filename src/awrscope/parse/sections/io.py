@@ -98,6 +98,7 @@ def map_tablespace_io(block: Block, key: str, issues: list[ParseIssue]) -> Secti
             continue
         name_parts: list[str] = []
         name_line = None
+        table_rows_: list[Row] = []
         for (line, cells), (_, raw) in zip(table.rows, table.raw_rows):
             if not _all_numbers(raw):
                 if name_line is None:
@@ -108,8 +109,9 @@ def map_tablespace_io(block: Block, key: str, issues: list[ParseIssue]) -> Secti
             parsed = table_rows(block, shaped, TS_COLS, key, issues)
             if parsed:
                 name = " ".join(name_parts) if name_parts else None
-                rows.append(Row(name, name_line or line, _fix_1bk_layout(parsed[0].values)))
+                table_rows_.append(Row(name, name_line or line, dict(parsed[0].values)))
             name_parts, name_line = [], None
+        rows.extend(_fix_1bk_layout(table_rows_))
     if not rows:
         return None
     return make_section(key, block.title, block.line, units_of(TS_COLS), rows, block.notes)
@@ -121,18 +123,28 @@ def _all_numbers(raw: str) -> bool:
                               for t in toks)
 
 
-def _fix_1bk_layout(values: dict) -> dict:
-    """11.2.0.4 text prints Writes under the '1-bk Rds/s' header and the write
-    rate under 'Writes avg/s' (values and headers are out of step). When the
-    printed 'Writes' cannot be the count behind 'Writes avg/s', take the count
-    from the column where it really is."""
-    w, wps, one = values.get("writes"), values.get("writes_per_s"), values.get("one_block_reads_per_s")
-    if w is not None and wps is not None and one is not None and wps > 10 * max(w, 1) and one >= wps:
-        fixed = dict(values)
-        fixed["writes"] = one
-        fixed["one_block_reads_per_s"] = None
-        return fixed
-    return values
+def _fix_1bk_layout(rows: list[Row]) -> list[Row]:
+    """11.2.0.4 (text and HTML) prints the figures of the 1-bk columns out of step
+    with their headers: the value under '1-bk Rds/s' is the Writes count, the
+    one under 'Av 1-bk Rd(ms)' the 1-bk read rate and the one under 'Writes' the
+    1-bk read time ('Writes avg/s' is right). E.g. remik USERS: '3.4E+06' under
+    '1-bk Rds/s' with 4,103 'Writes avg/s' over 840 s; orcl1 SYSAUX: 348 under
+    '1-bk Rds/s' for 39 reads in an hour. The single-block read rate can never
+    exceed the read rate: when any row of the table shows that, the whole table
+    is shifted and is put back in place."""
+    def impossible(v: dict) -> bool:
+        one, rps = v.get("one_block_reads_per_s"), v.get("reads_per_s")
+        return one is not None and one > (rps or 0.0) + 1.0
+
+    if not any(impossible(r.values) for r in rows):
+        return rows
+    out = []
+    for r in rows:
+        v = dict(r.values)
+        v["writes"], v["one_block_reads_per_s"], v["one_block_read_ms"] = (
+            r.values.get("one_block_reads_per_s"), r.values.get("one_block_read_ms"), r.values.get("writes"))
+        out.append(Row(r.name, r.line, v, r.text))
+    return out
 
 
 def map_buffer_pool(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
