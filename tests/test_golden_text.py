@@ -515,6 +515,84 @@ GOLDEN["awr_txt_10204_radtek_oradb1_base01_54977_54986.txt"] = {
     ],
 }
 
+# ------------------------------------------------------- AWR 11.2.0.4 RAC instance
+GOLDEN["awr_txt_11204_rac_1newstar_orcl1_2_3.txt"] = {
+    "header": dict(db_name="ORCL", dbid=1380142923, instance="orcl1", inst_num=1,  # line 6
+                   version="11.2.0.4.0", host="node1", cpus=1,  # line 10
+                   begin_snap=2, end_snap=3,  # lines 14-15
+                   begin_time=datetime(2014, 7, 10, 4, 0, 45), end_time=datetime(2014, 7, 10, 5, 0, 58),
+                   elapsed_s=60.22 * 60, db_time_s=1.9),  # line 16; time model DB time line 144
+    "values": [
+        G("load_profile", "Redo size (bytes)", "per_second", 477.1, 23),
+        G("load_profile", "Redo size (bytes)", "per_transaction", 59441.1, 23),
+        G("load_profile", "Logical read (blocks)", "per_second", 5.9, 24),
+        G("load_profile", "Executes (SQL)", "per_transaction", 129.6, 39),
+        G("instance_efficiency", "Library Hit %", "value", 91.85, 47),
+        G("instance_efficiency", "Soft Parse %", "value", 91.14, 47),
+        G("instance_efficiency", "Parse CPU to Parse Elapsd %", "value", 52.53, 49),
+        G("top_events", "DB CPU", "time_s", 1.1, 56),
+        G("top_events", "name-service call wait", "waits", 12, 57),
+        G("top_events", "name-service call wait", "time_s", 0.6, 57),
+        G("top_events", "name-service call wait", "avg_wait_ms", 49, 57),
+        G("top_events", "log file sync", "avg_wait_ms", 21, 60),
+        G("wait_classes_total", "Other", "waits", 59089, 73),
+        G("wait_classes_total", "Other", "pct_db_time", 1000, 73),  # printed '1.E+03'
+        G("host_cpu", "host_cpu", "cpus", 1, 88),
+        G("host_cpu", "host_cpu", "load_begin", 1.28, 88),
+        G("host_cpu", "host_cpu", "pct_idle", 91.2, 88),
+        G("time_model", "DB CPU", "time_s", 1.1, 137),
+        G("time_model", "sql execute elapsed time", "time_s", 0.6, 138),
+        G("os_stats", "BUSY_TIME", "value", 28330, 156),
+        G("os_stats", "NUM_CPUS", "value", 1, 165),
+        G("wait_events_fg", "name-service call wait", "avg_wait_ms", 49, 217),
+        G("wait_events_fg", "log file sync", "waits", 2, 220),
+        G("wait_events_bg", "log file parallel write", "waits", 196, 257),
+        G("wait_events_bg", "log file parallel write", "avg_wait_ms", 2, 257),
+        G("wait_events_bg", "db file sequential read", "waits", 73, 259),
+        G("wait_histogram", "log file parallel write", "total_waits", 184, 448),
+        G("wait_histogram", "log file parallel write", "<1ms", 72.8, 448),
+        G("wait_histogram", "log file parallel write", "<32ms", 2.7, 448),
+        G("wait_histogram", "log file parallel write", "<=1s", 2.2, 448),
+        G("wait_histogram_64ms_2s", "log file parallel write", "<32ms", 97.8, 506),
+        G("wait_histogram_64ms_2s", "log file parallel write", "<64ms", 2.2, 506),
+        G("sql_by_elapsed", "6ajkhukk78nsr", "elapsed_time_s", 2.2, 578),
+        G("sql_by_elapsed", "6ajkhukk78nsr", "pct_total", 115.1, 578),
+        G("instance_activity", "redo size", "total", 1723792, 1878),
+        G("instance_activity", "user commits", "total", 29, 1882),
+        G("instance_activity", "redo blocks written", "total", 3578, 2046),
+        G("instance_activity", "redo wastage", "total", 50652, 2061),
+        G("instance_activity", "redo write time", "total", 59, 2065),
+        G("instance_activity", "redo writes", "total", 183, 2066),
+        G("thread_activity", "log switches (derived)", "total", 0, 2117),
+        G("iostat_function", "Others", "read_data_mb", 140, 2128),
+        G("iostat_function", "LGWR", "write_data_mb", 4, 2130),
+        G("iostat_function", "LGWR", "waits", 183, 2130),
+        G("iostat_function", "LGWR", "avg_ms", 2.6, 2130),
+        # 11.2.0.4 prints Writes under '1-bk Rds/s' (348 writes for 39 reads)
+        G("tablespace_io", "SYSAUX", "reads", 39, 2192),
+        G("tablespace_io", "SYSAUX", "writes", 348, 2192),
+        G("tablespace_io", "UNDOTBS1", "writes", 121, 2194),
+        G("tablespace_io", "SYSTEM", "buffer_waits", 2, 2196),
+        G("tablespace_io", "TEMP", "reads", 1, 2198),
+        G("buffer_pool", "D", "buffers", 34018, 2227),
+        G("buffer_pool", "D", "physical_writes", 780, 2227),
+        G("instance_recovery", "B", "actual_redo_blks", 1715, 2248),
+        G("instance_recovery", "E", "target_redo_blks", 91, 2249),
+        G("pga_target_stats", "B", "pga_mem_alloc_m", 139.8, 2315),
+        G("enqueue_activity", "FU-DBFUS", "wait_time_s", 16, 2436),
+        G("enqueue_activity", "FU-DBFUS", "avg_wait_ms", 16070.00, 2436),
+        G("enqueue_activity", "PS-PX Process Reservation", "waits", 53, 2438),
+        G("undo_summary", "2", "undo_blocks_k", 0.1, 2493),
+        G("undo_summary", "2", "transactions", 315, 2493),
+        G("undo_summary", "2", "max_tuned_retention_min", 29.4, 2493),
+        G("latch_activity", "redo allocation", "get_requests", 1519, 2772),
+        G("latch_activity", "redo writing", "get_requests", 4820, 2774),
+        G("init_parameters", "cluster_database", "begin", "TRUE", 3387),
+        G("init_parameters", "db_block_size", "begin", "8192", 3390),
+        G("init_parameters", "processes", "begin", "150", 3404),
+    ],
+}
+
 # ======================================================================== tests
 
 
