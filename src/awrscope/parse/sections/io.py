@@ -19,7 +19,7 @@ IOSTAT_COLS = [
     Col("write_reqs_per_s", r"reqspersec|^writerequests/sec$", "1/s"),
     Col("write_mb_per_s", r"datapersec|^datavol/sec$", "MB"),
     Col("waits", r"^waits:?count$|^waitscount$|^count$|^waitcount$"),
-    Col("avg_ms", r"^avgtm\(ms\)$|avgtm", "ms"),
+    Col("avg_ms", r"^avgtm\(ms\)$|avgtm|^avgtime$", "ms"),  # 12.2: 'Avg Time' cells carry their unit
     Col("small_read_ms", r"smallread", "ms"),
     Col("large_read_ms", r"largeread", "ms"),
 ]
