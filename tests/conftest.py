@@ -14,8 +14,7 @@ def find_corpus() -> Path | None:
     """The corpus directory: $AWRSCOPE_CORPUS, else ../shared/corpus from the repo root
     (the repo root of a git worktree is the directory holding pyproject.toml)."""
     env = os.environ.get("AWRSCOPE_CORPUS")
-    candidates = [Path(env)] if env else []
-    candidates.append(REPO_ROOT.parent / "shared" / "corpus")
+    candidates = [Path(env)] if env else [REPO_ROOT.parent / "shared" / "corpus"]
     for c in candidates:
         if (c / "manifest.tsv").is_file() and (c / "reports").is_dir():
             return c
@@ -26,7 +25,8 @@ def find_corpus() -> Path | None:
 def corpus_dir() -> Path:
     c = find_corpus()
     if c is None:
-        msg = f"report corpus not found (looked in {REPO_ROOT.parent / 'shared' / 'corpus'})"
+        where = os.environ.get("AWRSCOPE_CORPUS") or REPO_ROOT.parent / "shared" / "corpus"
+        msg = f"report corpus not found (looked in {where})"
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(msg)
         pytest.skip(msg)
