@@ -114,12 +114,15 @@ def map_blocks(blocks: list[Block], issues: list[ParseIssue],
                 issues.append(ParseIssue("warning", spec.key, block.line,
                                          f"section '{block.title}': no rows could be read"))
             continue
-        if spec.key in sections and spec.key in built_here:
-            continue  # a global report's database totals win over a same-titled table
-        if spec.key in sections:
-            sections[spec.key] = _merge(sections[spec.key], sec)
-        else:
-            sections[spec.key] = sec
+        # a mapper may return several sections under their own keys (Statspack 10g+
+        # prints key, absolute and thread activity all as 'Instance Activity Stats')
+        for one in (sec if isinstance(sec, list) else [sec]):
+            if one.key in sections and one.key in built_here:
+                continue  # a global report's database totals win over a same-titled table
+            if one.key in sections:
+                sections[one.key] = _merge(sections[one.key], one)
+            else:
+                sections[one.key] = one
     return sections
 
 

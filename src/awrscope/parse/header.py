@@ -21,13 +21,21 @@ _SUFFIX_DB = re.compile(r"(?:DB/Inst:\s*([^/\s]+)/(\S+)|for DB:\s*(\S+)\s+Instan
 
 def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) -> Header:
     h = Header(line=first_line)
-    cleaned = [ln.replace("~", " ") for ln in lines]
+    # Statspack 10g/11g print 'Host  Name: x  Num CPUs: n  Phys Memory (MB): m' on a
+    # line of its own, after a blank line but still below the Database table
+    # (tables continue across blank lines): read it only with _HOSTLINE below,
+    # or its words become the DB name and release of the first table.
+    cleaned = ["" if _HOSTLINE.search(ln) else ln.replace("~", " ") for ln in lines]
     block = read_block(cleaned, first_line)
     inst = Instance(None)
     for table in block.tables:
         cols = [" ".join(c.lower().split()) for c in table.columns]
         if _is_host_wrap(lines, table.header_line - first_line):
             cols = ["", "host", "platform", "cpus", "cores", "sockets", "memory (g)"][: len(cols)]
+        elif cols[:2] == ["host", "name"]:
+            # Statspack 11g 'Host Name' over '~~~~ ------': 'Host' sits over the
+            # tilde label column, the names are printed under the 'Name' dashes.
+            cols = ["", "host"] + cols[2:]
         for line, cells in table.rows:
             label = cells[0].strip().lower().rstrip(":") if cells else ""
             if label in ("begin snap", "end snap"):
@@ -54,6 +62,10 @@ def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) ->
                 h.cpus = int(m.group(2))
             if m.group(3):
                 h.memory_gb = round(parse_number(m.group(3)).value / 1024, 2)
+    if h.instances and h.instances[0].host is None and h.host:
+        # the host line comes after the instance table (Statspack 10g/11g)
+        i0 = h.instances[0]
+        h.instances[0] = Instance(i0.name, i0.number, h.host, i0.startup_time)
     return h
 
 

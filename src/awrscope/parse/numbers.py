@@ -59,7 +59,8 @@ def parse_number(cell: str, *, binary: bool = False) -> Number:
         return _EMPTY
     # Fast path: plain integers and decimals, by far the most common cells.
     first = s[0]
-    if first.isdigit() or first == "." or first == "-":
+    # (scientific cells take the slow path: their resolution scales with the exponent)
+    if (first.isdigit() or first == "." or first == "-") and "E" not in s and "e" not in s:
         try:
             plain = s.replace(",", "") if "," in s else s
             v = float(plain)

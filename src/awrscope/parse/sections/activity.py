@@ -2,6 +2,8 @@
 Cache Sizes, Host/Instance CPU, OS statistics, Instance Activity Stats."""
 from __future__ import annotations
 
+import re
+
 from ...model import ParseIssue, Row, Section, make_section
 from ..names import canonical_stat
 from ..numbers import parse_number
@@ -32,9 +34,11 @@ OS_COLS = [
 HOST_CPU_COLS = [
     Col("cpus", r"^cpus$"), Col("cores", r"^cores$"), Col("sockets", r"^sockets$"),
     Col("load_begin", r"begin$", "ratio"), Col("load_end", r"end$", "ratio"),
-    Col("pct_user", r"%user", "%"), Col("pct_system", r"%sys", "%"), Col("pct_wio", r"%wio", "%"),
-    Col("pct_idle", r"%idle", "%"),
+    # Statspack prints 'User System Idle WIO' without '%' (and the CPU counts in the title)
+    Col("pct_user", r"%user|^user$|\)user$", "%"), Col("pct_system", r"%sys|^system$", "%"),
+    Col("pct_wio", r"%wio|^wio$", "%"), Col("pct_idle", r"%idle|^idle$", "%"),
 ]
+_SP_HOST_CPU = re.compile(r"CPUs:\s*(\d+)(?:\s+Cores:\s*(\d+))?(?:\s+Sockets:\s*(\d+))?")  # 10g: CPUs only
 
 
 def _fix_stat(name: str) -> str:
@@ -42,7 +46,25 @@ def _fix_stat(name: str) -> str:
 
 
 def map_instance_activity(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
-    return simple_table_section(block, key, ACTIVITY_COLS, issues, name_fix=_fix_stat, min_matched=2)
+    # Statspack 10g+ prints the absolute values (Begin/End Value) and the thread
+    # activity ('log switches (derived)', Total, per Hour) under the same
+    # 'Instance Activity Stats' title: the block holds all three tables.
+    hourly = [t for t in block.tables if any("hour" in c.lower() for c in t.columns)]
+    absolute = [t for t in block.tables if any(c.lower().startswith("begin") for c in t.columns)]
+    if not hourly and not absolute:
+        return simple_table_section(block, key, ACTIVITY_COLS, issues, name_fix=_fix_stat, min_matched=2)
+    out = []
+    for k, tables, mapper in ((key, [t for t in block.tables if t not in hourly and t not in absolute],
+                               lambda b, k2: simple_table_section(b, k2, ACTIVITY_COLS, issues, name_fix=_fix_stat,
+                                                                  min_matched=2)),
+                              ("instance_activity_absolute", absolute, lambda b, k2: map_activity_absolute(b, k2, issues)),
+                              ("thread_activity", hourly, lambda b, k2: map_thread_activity(b, k2, issues))):
+        if tables:
+            sec = mapper(Block(block.title, block.line, block.notes, tables, block.lines, block.first_line,
+                               block.format), k)
+            if sec is not None:
+                out.append(sec)
+    return out or None
 
 
 def map_activity_absolute(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
@@ -72,7 +94,8 @@ def map_load_profile(block: Block, key: str, issues: list[ParseIssue]) -> Sectio
     for j, line in enumerate(block.lines):
         if "%" in line and ":" in line:
             for label, vals in kv_pairs(line):
-                if vals and "%" in label:
+                # every pair of these lines, '% Blocks changed per Read' and 'Rows per Sort' alike
+                if vals:
                     extra.append(Row(label, block.first_line + j, {"value": parse_number(vals[0]).value}))
     units = dict(sec.units)
     if extra:
@@ -132,6 +155,13 @@ def map_host_cpu(block: Block, key: str, issues: list[ParseIssue]) -> Section | 
     if sec is None:
         return None
     rows = [Row("host_cpu", r.line, r.values, r.text) for r in sec.rows[:1]]
+    m = _SP_HOST_CPU.search(" ".join(block.lines[:3]))
+    if m and rows and rows[0].values.get("cpus") is None:
+        values = dict(rows[0].values)
+        values["cpus"] = float(m.group(1))
+        if m.group(2):
+            values.update(cores=float(m.group(2)), sockets=float(m.group(3) or 0) or None)
+        rows[0] = Row("host_cpu", rows[0].line, values, rows[0].text)
     return make_section(key, block.title, block.line, sec.units, rows, block.notes)
 
 

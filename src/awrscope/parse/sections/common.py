@@ -65,6 +65,12 @@ def match_columns(table: RawTable, cols: Iterable[Col]) -> list[tuple[int, Col, 
 
 def cell_value(cell: str, col: Col, hunit: str | None, issues: list[ParseIssue] | None = None,
                section: str | None = None, line: int | None = None) -> float | None:
+    c = cell.strip()
+    if col.unit == "MB" and c[-1:] in ("K", "M", "G", "T", "P"):
+        # IOStat data cells: '4G', '811M', '.9M' are 1024-based sizes whose
+        # field is in MB (bare numbers such as '4.53108' are already MB)
+        n = parse_number(c, binary=True)
+        return n.value / 1024.0**2 if n.value is not None else None
     n = parse_number(cell, binary=col.binary)
     if n.value is None:
         if n.flag == OVERFLOW and issues is not None:

@@ -42,7 +42,7 @@ WAIT_CLASS_COLS = [
 TIME_MODEL_COLS = [
     Col("name", r"^statisticname$|^statistic$", kind="name"),
     Col("time_s", r"^time\(s\)$|^time\(s", "s"),
-    Col("pct_db_time", r"%ofdbtime", "%"),
+    Col("pct_db_time", r"%ofdbtime|^%dbtime$", "%"),  # Statspack: '% DB time'
     Col("pct_total_cpu_time", r"%oftotalcputime", "%"),
 ]
 
@@ -66,6 +66,7 @@ def map_time_model(block: Block, key: str, issues: list[ParseIssue]) -> Section 
 # -- histograms ----------------------------------------------------------------
 
 _BUCKET = re.compile(r"^(<=|>=|<|>)\s*(\d+(?:\.\d+)?|1/\d+)\s*(ns|us|u|ms|s|m|h|hr|min)?$")
+_BUCKET_TAIL = re.compile(r"(<=|>=|<|>)\s?(\d+(?:\.\d+)?|1/\d+)\s*(ns|us|u|ms|s|m|h|hr|min)?$")
 _UNIT_US = {"ns": 1e-3, "us": 1.0, "u": 1.0, "ms": 1e3, "s": 1e6, "m": 60e6, "min": 60e6, "h": 3600e6, "hr": 3600e6}
 
 
@@ -87,22 +88,61 @@ def bucket_bound_us(header: str) -> tuple[str, float] | None:
     return op, val * _UNIT_US[unit or "ms"]
 
 
+def _resolve_buckets(found: list[tuple[int, str, float, str | None]]) -> list[tuple[int, str, float]]:
+    """Bucket headers are cut to 5 characters (12c+): '<512' is '<512us' before
+    '<1ms', '>=512' repeats the last bound '<512u', '>=32m' is '>=32ms' after
+    '<32ms', '<128u' is '<128us'. A header without a (complete) unit takes the
+    unit that keeps the bounds ascending, and a last '>=' bound equal to the
+    bound before it takes that bound's unit."""
+    out: list[tuple[int, str, float]] = []
+    for k, (idx, op, num, unit) in enumerate(found):
+        if unit is None or unit == "m":
+            prev = out[-1][2] if out else None
+            nxt = None
+            if k + 1 < len(found) and found[k + 1][3] not in (None, "m"):
+                nxt = found[k + 1][2] * _UNIT_US[found[k + 1][3]]
+            if op.startswith(">") and out and found[k - 1][2] == num:
+                us = prev
+            else:
+                cands = ["ms", "min"] if unit == "m" else [found[k - 1][3] if k else None, "us", "ms", "s"]
+                us = None
+                for c in cands:
+                    if c is None or c == "m":
+                        continue
+                    v = num * _UNIT_US[c]
+                    if (prev is None or v >= prev) and (nxt is None or v < nxt):
+                        us = v
+                        break
+                if us is None:
+                    us = num * _UNIT_US[unit or "ms"]
+        else:
+            us = num * _UNIT_US[unit]
+        out.append((idx, op, us))
+    return out
+
+
 def map_histogram(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
     rows: list[Row] = []
     units: dict[str, str] = {"total_waits": "count"}
     for table in block.tables:
-        buckets: list[tuple[int, str]] = []
+        found: list[tuple[int, str, float, str | None]] = []
         total_idx = None
         for idx, name in enumerate(table.columns):
-            words = name.split()
-            last = words[-1] if words else ""
-            b = bucket_bound_us(last) if last else None
-            if b is not None:
-                label = f"{b[0]}{_fmt_us(b[1])}"
-                buckets.append((idx, label))
-                units[label] = "%"
+            # the bound ends the (stacked) header; '< 1m' and '< 2m' carry a space
+            m = _BUCKET_TAIL.search(name) if idx > 0 else None
+            if m is not None and m.start() > 0 and not name[m.start() - 1].isspace():
+                m = None
+            if m is not None:
+                op, num, unit = m.groups()
+                val = float(num.split("/")[0]) / float(num.split("/")[1]) if "/" in num else float(num)
+                found.append((idx, op, val, unit))
             elif idx > 0 and "wait" in squash(name):
                 total_idx = idx
+        buckets: list[tuple[int, str]] = []
+        for idx, op, us in _resolve_buckets(found):
+            label = f"{op}{_fmt_us(us)}"
+            buckets.append((idx, label))
+            units[label] = "%"
         if not buckets:
             continue
         for line, cells in table.rows:

@@ -9,14 +9,17 @@ from .common import Col, match_columns, squash, simple_table_section, table_or_k
 
 IOSTAT_COLS = [
     Col("name", r"^(function|filetype|functionname|filetypename)", kind="name"),
-    Col("read_data_mb", r"^reads?:?data$|^readsdata$", "MB", binary=True),
-    Col("read_reqs_per_s", r"^(reads?:?)?reqspersec$|^reqspersec$", "1/s"),
-    Col("read_mb_per_s", r"^(reads?:?)?datapersec$|^datapersec$", "MB"),
-    Col("write_data_mb", r"^writes?:?data$|^writesdata$", "MB", binary=True),
-    Col("write_reqs_per_s", r"reqspersec", "1/s"),
-    Col("write_mb_per_s", r"datapersec", "MB"),
-    Col("waits", r"^waits:?count$|^waitscount$|^count$"),
-    Col("avg_ms", r"^avgtm\(ms\)$|avgtm", "ms"),
+    # Statspack 11g+ 'IO Stat by Function - summary' heads the same columns
+    # 'Data Volume', 'Read Requests /sec', 'Data Vol/sec', (Write ...), 'Wait Count':
+    # the first 'Data Volume' is the read one, the second the write one.
+    Col("read_data_mb", r"^reads?:?data$|^readsdata$|^datavolume$", "MB", binary=True),
+    Col("read_reqs_per_s", r"^(reads?:?)?reqspersec$|^reqspersec$|^readrequests/sec$", "1/s"),
+    Col("read_mb_per_s", r"^(reads?:?)?datapersec$|^datapersec$|^datavol/sec$", "MB"),
+    Col("write_data_mb", r"^writes?:?data$|^writesdata$|^datavolume$", "MB", binary=True),
+    Col("write_reqs_per_s", r"reqspersec|^writerequests/sec$", "1/s"),
+    Col("write_mb_per_s", r"datapersec|^datavol/sec$", "MB"),
+    Col("waits", r"^waits:?count$|^waitscount$|^count$|^waitcount$"),
+    Col("avg_ms", r"^avgtm\(ms\)$|avgtm|^avgtime$", "ms"),  # 12.2: 'Avg Time' cells carry their unit
     Col("small_read_ms", r"smallread", "ms"),
     Col("large_read_ms", r"largeread", "ms"),
 ]
@@ -97,6 +100,7 @@ def map_tablespace_io(block: Block, key: str, issues: list[ParseIssue]) -> Secti
             continue
         name_parts: list[str] = []
         name_line = None
+        table_rows_: list[Row] = []
         for (line, cells), (_, raw) in zip(table.rows, table.raw_rows):
             if not _all_numbers(raw):
                 if name_line is None:
@@ -107,8 +111,9 @@ def map_tablespace_io(block: Block, key: str, issues: list[ParseIssue]) -> Secti
             parsed = table_rows(block, shaped, TS_COLS, key, issues)
             if parsed:
                 name = " ".join(name_parts) if name_parts else None
-                rows.append(Row(name, name_line or line, _fix_1bk_layout(parsed[0].values)))
+                table_rows_.append(Row(name, name_line or line, dict(parsed[0].values)))
             name_parts, name_line = [], None
+        rows.extend(_fix_1bk_layout(table_rows_))
     if not rows:
         return None
     return make_section(key, block.title, block.line, units_of(TS_COLS), rows, block.notes)
@@ -126,12 +131,14 @@ def _tablespace_io_cells(block: Block, key: str, issues: list[ParseIssue]) -> Se
         shaped = RawTable(columns, table.spans, table.header_line)
         if len(match_columns(shaped, TS_COLS)) < 3:
             continue
+        table_rows_: list[Row] = []
         for line, cells in table.rows:
             shaped.rows = [(line, cells)]
             parsed = table_rows(block, shaped, TS_COLS, key, issues)
             if parsed:
                 name = " ".join(cells[k].strip() for k in name_idx if k < len(cells) and cells[k].strip())
-                rows.append(Row(name or None, line, parsed[0].values))
+                table_rows_.append(Row(name or None, line, dict(parsed[0].values)))
+        rows.extend(_fix_1bk_layout(table_rows_))  # HTML has the same out-of-step columns as text
     if not rows:
         return None
     return make_section(key, block.title, block.line, units_of(TS_COLS), rows, block.notes)
@@ -143,18 +150,28 @@ def _all_numbers(raw: str) -> bool:
                               for t in toks)
 
 
-def _fix_1bk_layout(values: dict) -> dict:
-    """11.2.0.4 text prints Writes under the '1-bk Rds/s' header and the write
-    rate under 'Writes avg/s' (values and headers are out of step). When the
-    printed 'Writes' cannot be the count behind 'Writes avg/s', take the count
-    from the column where it really is."""
-    w, wps, one = values.get("writes"), values.get("writes_per_s"), values.get("one_block_reads_per_s")
-    if w is not None and wps is not None and one is not None and wps > 10 * max(w, 1) and one >= wps:
-        fixed = dict(values)
-        fixed["writes"] = one
-        fixed["one_block_reads_per_s"] = None
-        return fixed
-    return values
+def _fix_1bk_layout(rows: list[Row]) -> list[Row]:
+    """11.2.0.4 (text and HTML) prints the figures of the 1-bk columns out of step
+    with their headers: the value under '1-bk Rds/s' is the Writes count, the
+    one under 'Av 1-bk Rd(ms)' the 1-bk read rate and the one under 'Writes' the
+    1-bk read time ('Writes avg/s' is right). E.g. remik USERS: '3.4E+06' under
+    '1-bk Rds/s' with 4,103 'Writes avg/s' over 840 s; orcl1 SYSAUX: 348 under
+    '1-bk Rds/s' for 39 reads in an hour. The single-block read rate can never
+    exceed the read rate: when any row of the table shows that, the whole table
+    is shifted and is put back in place."""
+    def impossible(v: dict) -> bool:
+        one, rps = v.get("one_block_reads_per_s"), v.get("reads_per_s")
+        return one is not None and one > (rps or 0.0) + 1.0
+
+    if not any(impossible(r.values) for r in rows):
+        return rows
+    out = []
+    for r in rows:
+        v = dict(r.values)
+        v["writes"], v["one_block_reads_per_s"], v["one_block_read_ms"] = (
+            r.values.get("one_block_reads_per_s"), r.values.get("one_block_read_ms"), r.values.get("writes"))
+        out.append(Row(r.name, r.line, v, r.text))
+    return out
 
 
 def map_buffer_pool(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:

@@ -92,7 +92,7 @@ BUFFER_WAIT_COLS = [
 
 ENQUEUE_COLS = [
     Col("name", r"^(enqueue|eq|enqueuetype)", kind="name"),
-    Col("requests", r"^requests$"),
+    Col("requests", r"^requests$|^gets$"),  # 8i: 'Enqueue Gets Waits'
     Col("succ_gets", r"^succ"),
     Col("failed_gets", r"^failed"),
     Col("waits", r"^waits$"),
@@ -112,14 +112,20 @@ def map_buffer_waits(block: Block, key: str, issues: list[ParseIssue]) -> Sectio
 def map_enqueues(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
     """10g+ prints the enqueue name on one line and its figures on the next."""
     sec = simple_table_section(block, key, ENQUEUE_COLS, issues, min_matched=3)
+    if sec is None:  # 8i prints only 'Enqueue  Gets  Waits'
+        sec = simple_table_section(block, key, ENQUEUE_COLS, issues, min_matched=2)
     if sec is None:
         return None
     rows: list[Row] = []
     pending: Row | None = None
+    raw = {ln: text for t in block.tables for ln, text in t.raw_rows}
     for r in sec.rows:
         has_values = any(v is not None for v in r.values.values())
         if r.name and not has_values:
-            pending = r
+            # 'TX-Transaction (row lock contention)' runs across the figure
+            # columns of the next line: the name is the whole line, not the cell
+            full = raw.get(r.line, "").strip()
+            pending = Row(full, r.line, r.values, r.text) if full.startswith(r.name) else r
             continue
         if pending is not None and (r.name is None or _numeric(r.name)):
             values = dict(r.values)
@@ -147,12 +153,15 @@ def _shift_values(r: Row) -> dict:
 UNDO_SUMMARY_COLS = [
     Col("name", r"^undots#?$|^undo", kind="name"),
     Col("undo_blocks_k", r"numundoblocks|undoblocks", "count"),
-    Col("transactions", r"numberoftransactions|transactions"),
+    Col("transactions", r"numberoftransactions|transactions|^numtrans$"),  # 9i: 'Num Trans'
     Col("max_query_s", r"maxqrylen|maxqry", "s"),
     Col("max_tx_concurrency", r"maxtxconcurcy|concurcy|concurrency"),
     Col("tuned_retention_min", r"min/maxtr|tr\(mins\)", "text", kind="text"),
     Col("sto_oos", r"^sto/?oos$|sto", "text", kind="text"),
     Col("steal_reuse", r"us/ur", "text", kind="text"),
+    # 9i prints STO and OOS as two numeric columns 'Snapshot Too Old', 'Out of Space'
+    Col("sto", r"^snapshottooold$"),
+    Col("oos", r"^outofspace$"),
 ]
 
 
@@ -198,7 +207,10 @@ def map_sql(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
         for line, cells, raw in _sql_lines(table, id_idx):
             ident = cells[id_idx].strip() if cells is not None and id_idx < len(cells) else ""
             numbers = [parse_number(c).value for c in cells] if cells is not None else []
-            if ident and (_SQL_ID.match(ident) or ident.isdigit()) and sum(v is not None for v in numbers) >= 2:
+            # N/A counts as a figure: 'Version Count  Executions(N/A)  SQL Id' rows
+            # carry one number only
+            figures = sum(v is not None or c.strip() == "N/A" for v, c in zip(numbers, cells or []))
+            if ident and (_SQL_ID.match(ident) or ident.isdigit()) and figures >= 2:
                 if current:
                     rows.append(_sql_row(current))
                 values = {f: v for f, v, k in zip(fields, numbers, range(len(fields))) if k != id_idx and v is not None}

@@ -8,7 +8,10 @@ from .tables import read_block
 
 # Summary-page pieces of the Statspack 10g+ header that are underlined with
 # tildes like section titles but belong to the header.
-HEADER_TITLES = frozenset({"database", "host", "snapshot", "host name", "instance", "db name"})
+# Statspack 12c wraps its host header ('Host  Name  Platform  CPUs' / 'Cores
+# Sockets Memory (G)' / '~~~~ ----'): the second line looks like a title cut at
+# the 4-tilde underline ('Core'), and the host row under it belonged to no one.
+HEADER_TITLES = frozenset({"database", "host", "snapshot", "host name", "instance", "db name", "core", "cores"})
 
 
 def normalise_lines(text: str) -> list[str]:

@@ -82,6 +82,9 @@ def header_names(header_lines: list[str], spans: list[tuple[int, int]]) -> list[
     cols: list[list[str]] = [[] for _ in spans]
     for h in header_lines:
         for k, text in enumerate(assign(h, spans)):
+            # dashes around a group label ('---------- Read ---------', Statspack
+            # IO Stat) decorate the group, they are not part of the column name
+            text = " ".join(t for t in text.split() if t.strip("-"))
             if text:
                 cols[k].append(text)
     return [" ".join(c) for c in cols]
