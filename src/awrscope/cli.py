@@ -83,6 +83,97 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
     sys.exit(EXIT_UNUSABLE if failed and (failed == len(results)) else EXIT_OK if not failed else EXIT_UNUSABLE)
 
 
+_FAIL_CHOICES = ["critical", "major", "moderate", "minor", "info", "none"]
+
+
+@main.command("analyze")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default=None,
+              help="Output format (default: from the -o extension, else text).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
+@click.option("--fail-on", type=click.Choice(_FAIL_CHOICES), default="none", show_default=True,
+              help="Exit 1 when a finding has this severity or worse.")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
+              help="TOML file overriding rule thresholds ([rules.R01] lgwr_ms = 4) and [metrics] alpha.")
+@click.option("--max-size", type=int, default=DEFAULT_MAX_BYTES // (1024 * 1024), show_default=True,
+              help="Refuse inputs larger than this many MiB (after decompression).")
+def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fail_on: str, config_path: str | None,
+                max_size: int) -> None:
+    """Diagnose the write path of reports: metrics, findings ranked by impact in DB time, what-ifs.
+
+    Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input.
+    """
+    from .analysis import analyze, load_config
+    from .render import render_markdown, render_text
+    from .rules.base import SEVERITY_RANK
+
+    try:
+        config = load_config(config_path)
+    except (OSError, ValueError) as e:
+        click.echo(f"awrscope: cannot read config {config_path}: {e}", err=True)
+        sys.exit(EXIT_UNUSABLE)
+    if fmt is None:
+        fmt = {"json": "json", "md": "markdown", "markdown": "markdown"}.get((output or "").rsplit(".", 1)[-1].lower(), "text")
+    results = _load_all(paths, max_size * 1024 * 1024)
+    docs, failed = [], 0
+    for name, report, err in results:
+        if err:
+            failed += 1
+            click.echo(f"awrscope: {err}", err=True)
+            continue
+        try:
+            docs.append(analyze(report, config))
+        except ValueError as e:  # bad config values
+            click.echo(f"awrscope: {e}", err=True)
+            sys.exit(EXIT_UNUSABLE)
+        except Exception as e:  # never a traceback for one report; the others are still analysed
+            failed += 1
+            click.echo(f"awrscope: {name}: internal error while analysing ({type(e).__name__}: {e})", err=True)
+    if not docs:
+        sys.exit(EXIT_UNUSABLE)
+    if fmt == "json":
+        payload = docs[0] if len(docs) == 1 else docs
+        _emit(json.dumps(payload, indent=1, ensure_ascii=False, default=str), output)
+    elif fmt == "markdown":
+        _emit("\n\n".join(render_markdown(d) for d in docs), output)
+    else:
+        _emit("\n\n".join(render_text(d) for d in docs), output)
+    if failed:
+        sys.exit(EXIT_UNUSABLE)
+    if fail_on != "none":
+        worst = min((SEVERITY_RANK[f["severity"]] for d in docs for f in d["findings"]), default=99)
+        if worst <= SEVERITY_RANK[fail_on]:
+            sys.exit(1)
+    sys.exit(EXIT_OK)
+
+
+@main.group("rules", invoke_without_command=True)
+@click.pass_context
+def rules_cmd(ctx: click.Context) -> None:
+    """List the diagnosis rules (R01-R16, G01-G06); `rules explain ID` shows one."""
+    if ctx.invoked_subcommand is None:
+        from .rules import RULES
+        for rid in sorted(RULES, key=lambda k: (k[0] != "R", k)):
+            r = RULES[rid]
+            click.echo(f"{r.id}  {r.slug:34s} {r.title}")
+
+
+@rules_cmd.command("explain")
+@click.argument("rule_id")
+def rules_explain(rule_id: str) -> None:
+    """Show a rule's documentation and thresholds."""
+    from .rules import RULES
+    r = RULES.get(rule_id.upper()) or next((x for x in RULES.values() if x.slug == rule_id), None)
+    if r is None:
+        click.echo(f"awrscope: unknown rule {rule_id}", err=True)
+        sys.exit(EXIT_UNUSABLE)
+    click.echo(f"{r.id} {r.slug}: {r.title}\n")
+    click.echo(r.doc)
+    click.echo("\nThresholds (override in a --config TOML file under [rules." + r.id + "]):")
+    for k, v in r.thresholds.items():
+        click.echo(f"  {k} = {v}")
+
+
 def _emit(text: str, output: str | None) -> None:
     if output:
         with open(output, "w", encoding="utf-8") as fh:
