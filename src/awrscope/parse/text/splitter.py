@@ -53,6 +53,8 @@ def split_sections(lines: list[str]) -> tuple[list[str], list[RawSection]]:
                     title = line.strip()
             elif ("DB/Inst:" in line or "for DB:" in line or ("Snaps:" in line and "DB:" in line)) and not line.startswith("->"):
                 title = _SUFFIX.sub("", line).strip()
+            elif _bare_title(line, lines[i - 1] if i else "", nxt):
+                title = line.strip()
         if title:
             sec = RawSection(title=title, line=i + 1, rest_of_title_line=rest)
             sections.append(sec)
@@ -62,6 +64,17 @@ def split_sections(lines: list[str]) -> tuple[list[str], list[RawSection]]:
             current.append(line)
         i += 1
     return preamble, sections
+
+
+def _bare_title(line: str, prev: str, nxt: str) -> bool:
+    """A known section title printed without its DB/Inst suffix (excerpts pasted into
+    documents): a line at column 0, alone between blank lines, that the section
+    registry recognises."""
+    if line[:1].isspace() or prev.strip() or nxt.strip() or len(line.strip()) > 80:
+        return False
+    from ..sections import lookup  # the registry knows every mapped title family
+
+    return lookup(line.strip()) is not None
 
 
 def normalise_title(title: str) -> str:
