@@ -27,6 +27,10 @@ WRITE_PATH_EVENTS = (
 REUSE_EVENTS = ("local write wait", "enq: RO - fast object reuse", "enq: KO - fast object checkpoint",
                 "enq: CR - block range reuse ckpt")
 CPU_ROWS = {"cpu time", "db cpu"}
+BACKGROUND_ONLY = {"log file parallel write", "db file parallel write", "control file parallel write",
+                   "log file sequential read", "log file single write", "lgwr wait for redo copy", "log archive i/o",
+                   "arch wait on sendreq", "lns wait on sendreq", "lgwr-lns wait on channel", "sync remote write",
+                   "target log write size"}
 
 
 class _Builder:
@@ -112,7 +116,8 @@ def _collect_events(b: _Builder) -> None:
             t = row.values.get("time_s")
             if row.name and t is not None and not is_idle(row.name, row.text.get("wait_class")):
                 m.bg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "bg",
-                                                          (_src("wait_events_bg", row, "time_s"),))
+                                                          (_src("wait_events_bg", row, "time_s"),),
+                                                          printed_avg_ms=row.values.get("avg_wait_ms"))
     fg_sec = r.sections.get("wait_events_fg")
     all_sec = r.sections.get("wait_events")
     if fg_sec is not None:
@@ -122,7 +127,8 @@ def _collect_events(b: _Builder) -> None:
             if row.name and t is not None and not is_idle(row.name, row.text.get("wait_class")):
                 m.fg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "fg",
                                                           (_src("wait_events_fg", row, "time_s"),),
-                                                          wait_class=row.text.get("wait_class"))
+                                                          wait_class=row.text.get("wait_class"),
+                                                          printed_avg_ms=row.values.get("avg_wait_ms"))
     elif all_sec is not None:
         # Statspack / AWR 10g: "Wait Events" is system-wide; FG = all - BG (spec M12, P09).
         m.event_basis = "all-bg" if bg_sec is not None else "all"
@@ -133,6 +139,10 @@ def _collect_events(b: _Builder) -> None:
             srcs = [_src("wait_events", row, "time_s")]
             w = row.values.get("waits")
             bg = m.bg_events.get(row.name.lower())
+            if bg is None and row.name.lower() in BACKGROUND_ONLY:
+                m.bg_events[row.name.lower()] = EventTime(row.name, t, w, "all", tuple(srcs),
+                                                          printed_avg_ms=row.values.get("avg_wait_ms"))
+                continue
             if bg is not None:
                 t = max(0.0, t - bg.time_s)
                 if w is not None and bg.waits is not None:
@@ -147,12 +157,13 @@ def _collect_events(b: _Builder) -> None:
             t = row.values.get("time_s")
             if not row.name or t is None or row.name.lower() in CPU_ROWS or is_idle(row.name, row.text.get("wait_class")):
                 continue
-            if row.name.lower() in m.bg_events and row.name.lower() in ("log file parallel write", "db file parallel write",
-                                                                          "control file parallel write"):
-                continue  # background-only events never count as foreground time
-            m.fg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "top",
-                                                      (_src("top_events", row, "time_s"),),
-                                                      wait_class=row.text.get("wait_class"))
+            et = EventTime(row.name, t, row.values.get("waits"), "top", (_src("top_events", row, "time_s"),),
+                           wait_class=row.text.get("wait_class"), printed_avg_ms=row.values.get("avg_wait_ms"))
+            if row.name.lower() in BACKGROUND_ONLY:
+                # background-only events never count as foreground time; keep them as BG evidence (M31)
+                m.bg_events.setdefault(row.name.lower(), et)
+                continue
+            m.fg_events[row.name.lower()] = et
 
 
 def _time_base(b: _Builder) -> None:
@@ -183,6 +194,7 @@ def _time_base(b: _Builder) -> None:
                   note="no DB time in the report: total call/elapsed time implied by the Top-N %Total column is used; "
                        "it includes background waits (P07), so shares are approximate")
         else:
+            m.db_time_confidence, m.db_time_basis = "low", "none"
             b.miss("db_time_s")
     e, dbt = m.v("elapsed_s"), m.v("db_time_s")
     b.ratio("aas", dbt, e, [])
@@ -545,8 +557,24 @@ def _is_undo(name: str) -> bool:
     return "UNDO" in u or u.startswith("RBS") or u == "ROLLBACK" or u.startswith("ROLLBACK")
 
 
+def _by_tablespace(sec) -> list[Row]:
+    """File IO Stats rows ("TS  filename") summed per tablespace."""
+    agg: dict[str, list] = {}
+    for x in sec:
+        if not x.name or x.values.get("writes") is None:
+            continue
+        ts = x.name.split()[0]
+        a = agg.setdefault(ts, [0.0, 0.0, x.line])
+        a[0] += x.values["writes"]
+        a[1] += x.values.get("reads") or 0.0
+    return [Row(ts, line, {"writes": w, "reads": rd}) for ts, (w, rd, line) in agg.items()]
+
+
 def _tablespaces(b: _Builder) -> None:
-    sec = b.r.sections.get("tablespace_io")
+    sec, key = b.r.sections.get("tablespace_io"), "tablespace_io"
+    if sec is None and b.r.sections.get("file_io") is not None:
+        # File IO Stats rows are per file ("TS  filename"): aggregate by tablespace
+        sec, key = _by_tablespace(b.r.sections["file_io"]), "file_io"
     rows = [x for x in (sec or ()) if x.name and x.values.get("writes") is not None]
     total_w = sum(x.values["writes"] for x in rows)
     total_io = sum(x.values["writes"] + (x.values.get("reads") or 0.0) for x in rows)
@@ -555,15 +583,15 @@ def _tablespaces(b: _Builder) -> None:
         b.miss("temp_ts_share", "DIV_ZERO" if rows else "MISSING_INPUT")
         return
     top = max(rows, key=lambda x: x.values["writes"])
-    b.put("top_write_ts_share", 100.0 * top.values["writes"] / total_w, [_src("tablespace_io", top, "writes")],
+    b.put("top_write_ts_share", 100.0 * top.values["writes"] / total_w, [_src(key, top, "writes")],
           note=f"tablespace {top.name}")
     temp = [x for x in rows if _is_temp(x.name)]
     b.put("temp_ts_share", 100.0 * sum(x.values["writes"] + (x.values.get("reads") or 0.0) for x in temp) / total_io,
-          [_src("tablespace_io", x, "writes") for x in temp])
+          [_src(key, x, "writes") for x in temp])
     undo = [x for x in rows if _is_undo(x.name)]
     if undo:
         b.put("_undo_ts_write_share", 100.0 * sum(x.values["writes"] for x in undo) / total_w,
-              [_src("tablespace_io", x, "writes") for x in undo], unit="%", formula="")
+              [_src(key, x, "writes") for x in undo], unit="%", formula="")
 
 
 def derive(report: Report, alpha: float = DEFAULT_ALPHA) -> Metrics:

@@ -56,12 +56,16 @@ class EventTime:
     sources: tuple[Source, ...]
     printed: bool = True  # False: the section exists but the event is not printed (below threshold)
     wait_class: str | None = None
+    printed_avg_ms: float | None = None  # the report's own average, used when time_s is too coarse
 
     @property
     def avg_ms(self) -> float | None:
-        if self.waits and self.waits > 0 and self.printed:
-            return 1000.0 * self.time_s / self.waits
-        return None
+        if not (self.waits and self.waits > 0 and self.printed):
+            return None
+        if self.printed_avg_ms is not None and self.time_s < 5.0 and self.basis in ("fg", "bg", "top"):
+            # total time printed in whole seconds: +-0.5 s is >= 10 % of it (P05); the printed average is finer
+            return self.printed_avg_ms
+        return 1000.0 * self.time_s / self.waits
 
 
 @dataclass

@@ -54,7 +54,11 @@ def r01(ctx: Context, th: dict):
     e2 = ca.L >= limit
     io_fraction = min(1.0, ca.alpha * ca.L / ca.lfs_ms) if ca.lfs_ms else 0.0
     e3 = io_fraction >= th["io_fraction"] or ca.L >= th["poor_ms"]
-    if not (e2 and e3 and (e1 or pathological(ca, th))):
+    dep_s = m.fg_time("log buffer space") + m.fg_time("log file switch completion")
+    # LGWR write latency itself in tier poor/severe is pathological for redo (C.0 spirit): report it whenever
+    # foreground time waits on LGWR at all, at Low confidence and with its (small) impact.
+    poor_tier = ca.L >= th["poor_ms"] and (ca.lfs_time_s > 0 or dep_s > 0)
+    if not (e2 and e3 and (e1 or pathological(ca, th) or poor_tier)):
         return None
     corro = []
     tail = m.v("lfpw_tail_share_8ms")
@@ -68,7 +72,7 @@ def r01(ctx: Context, th: dict):
         corro.append(ctx.event_ev("log file switch completion", "> 0 (also waits on LGWR)"))
     conf = "high" if (e1 and corro) else "medium" if e1 else "low"
     Lp = min(th["target_ms"], ca.L)
-    seconds = ca.io_part_s * (1.0 - Lp / ca.L)
+    seconds = (ca.io_part_s + dep_s) * (1.0 - Lp / ca.L)
     caveats = list(ca.notes)
     if ca.L >= th["poor_ms"] and not ca.cpu_evidence and ca.non_io_part_s:
         seconds += ca.non_io_part_s
@@ -81,9 +85,13 @@ def r01(ctx: Context, th: dict):
         Evidence("io_fraction", round(io_fraction, 3), "ratio", f">= {th['io_fraction']} or L >= {th['poor_ms']} ms",
                  note=f"alpha*L/lfs_ms, alpha = {ca.alpha}"),
         ctx.ev("redo_write_ms"), ctx.ev("lfpw_write_ratio"),
+        Evidence("lgwr_dependent_s", round(dep_s, 3), "s", None, note="log buffer space + log file switch completion (FG)"),
     ] + corro
+    if not e1:
+        caveats.append("log file sync is not material in this interval: the finding rests on the LGWR write latency itself "
+                       "(tier poor) and the foreground time that waits on LGWR")
     wi = [w1_faster_redo(x, ca.L, ca.lfs_ms, ca.lfs_waits, ca.lfs_time_s, m.v("db_time_s"), ca.alpha,
-                         writes_per_s=m.v("redo_write_iops")) for x in sorted({0.1, th["target_ms"]})]
+                         writes_per_s=m.v("redo_write_iops"), lgwr_dependent_s=dep_s) for x in sorted({0.1, th["target_ms"]})]
     title = f"Redo write I/O latency bound: {ca.L:.2f} ms per LGWR write, log file sync {ca.lfs_ms:.2f} ms"
     return make_finding(ctx, "R01", seconds, conf, ev,
                         "Put the online redo logs on dedicated low-latency storage (flash/NVMe/PMEM or a write-cached "

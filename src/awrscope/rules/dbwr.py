@@ -3,8 +3,9 @@ object checkpoints), R16 (hot write tablespace, context)."""
 from __future__ import annotations
 
 from ..metrics import Source
+from ..metrics.derive import _by_tablespace
 from ..whatif import w4_pga, w6_truncate_to_gtt
-from .base import Context, Evidence, make_finding, rule
+from .base import Context, Evidence, Needs, make_finding, rule
 
 REUSE = ("local write wait", "enq: RO - fast object reuse", "enq: KO - fast object checkpoint", "enq: CR - block range reuse ckpt")
 
@@ -40,7 +41,23 @@ def r08(ctx: Context, th: dict):
                         confirm="iostat on datafile devices; db file parallel write histogram.", refute="DBWR idle with low write latency.")
 
 
-@rule("R09", "temp-spill", "TEMP spill I/O", share_pct=5.0, temp_write_ms=5.0)
+def _r09_volume_only(ctx: Context, th: dict):
+    """No wait events / DB time: TEMP volume alone (Tablespace IO) at Low confidence, no time impact."""
+    m = ctx.m
+    share = m.v("temp_ts_share")
+    if share is None:
+        raise Needs("wait events and DB time (direct path read/write temp) or Tablespace IO Stats")
+    if share < th["temp_ts_volume_pct"]:
+        return None
+    return make_finding(ctx, "R09", 0.0, "low", [ctx.ev("temp_ts_share", f">= {th['temp_ts_volume_pct']} % of tablespace I/O")],
+                        "TEMP carries most of the tablespace I/O: check for sorts/hash joins spilling (PGA Memory Advisory, "
+                        "SQL ordered by User I/O); raise pga_aggregate_target or tune the spilling SQL; put TEMP on fast storage.",
+                        title=f"TEMP spill I/O (volume only): TEMP {share:.0f} % of tablespace I/O",
+                        caveats=["no wait events or DB time in the report: the time cost of the spills cannot be measured",
+                                 "shares are of the tablespaces printed in the report"])
+
+
+@rule("R09", "temp-spill", "TEMP spill I/O", share_pct=5.0, temp_write_ms=5.0, temp_ts_volume_pct=50.0)
 def r09(ctx: Context, th: dict):
     """Sorts and hash joins spill to TEMP and sessions wait on that I/O.
 
@@ -51,8 +68,9 @@ def r09(ctx: Context, th: dict):
     move TEMP to faster storage. With workarea_size_policy=MANUAL the *_area_size parameters govern.
     References: spec R09; Ault.
     """
-    ctx.need_events()
     m = ctx.m
+    if m.event_basis is None or not m.v("db_time_s"):
+        return _r09_volume_only(ctx, th)
     share = m.v("temp_io_share")
     if share is None or share < th["share_pct"]:
         return None
@@ -111,7 +129,8 @@ def r10(ctx: Context, th: dict):
                         "Find the source of undo and rollbacks (application errors, timeouts, huge transactions) and split "
                         "huge transactions; size UNDO for the retention actually needed (compare undo_retention with the "
                         "tuned retention); put the UNDO tablespace on storage that can absorb its writes.",
-                        title="UNDO write pressure" + (f": undo blocks {ubw:.0f} % of physical writes" if ubw is not None and vol else ""),
+                        title="UNDO write pressure" + (f": UNDO {ubw:.0f} % of writes ({m.get('undo_block_write_share').note})"
+                                                        if ubw is not None and vol else ""),
                         confirm="v$undostat per 10 minutes; v$transaction for long/huge transactions.",
                         refute="undo volume proportional to the business workload with no waits.",
                         caveats=[] if time_ev else ["volume evidence only: undo block writes are DBWR background work, not foreground time"])
@@ -161,7 +180,9 @@ def r16(ctx: Context, th: dict):
     """
     ctx.need("top_write_ts_share")
     m = ctx.m
-    sec = ctx.report.sections.get("tablespace_io")
+    sec, key = ctx.report.sections.get("tablespace_io"), "tablespace_io"
+    if sec is None:
+        sec, key = _by_tablespace(ctx.report.sections.get("file_io") or ()), "file_io"
     rows = sorted([r for r in sec if r.name and r.values.get("writes") is not None], key=lambda r: -r.values["writes"])
     total = sum(r.values["writes"] for r in rows) or 1.0
     flagged = []
@@ -172,7 +193,7 @@ def r16(ctx: Context, th: dict):
         if (special and share >= th["temp_undo_pct"]) or share >= th["top_pct"]:
             flagged.append(Evidence(f"ts_write_share[{r.name}]", round(share, 2), "%",
                                     f">= {th['temp_undo_pct']} % (TEMP/UNDO) or >= {th['top_pct']} %",
-                                    (Source("tablespace_io", r.name, "writes", r.line, r.values["writes"]),),
+                                    (Source(key, r.name, "writes", r.line, r.values["writes"]),),
                                     note=f"read latency {r.values.get('read_ms')} ms" if r.values.get("read_ms") is not None else None))
     if not flagged:
         return None

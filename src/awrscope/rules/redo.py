@@ -181,8 +181,6 @@ def r12(ctx: Context, th: dict):
     if lfs_p < th["lfs_pct_db_time"] or L is None or L > th["lgwr_ms_max"]:
         return None
     ws = m.v("redo_write_size_B")
-    if ws is not None and ws > th["write_size_B"]:
-        return None
     writes = None
     mv = m.get("redo_write_iops")
     if mv and mv.value and m.v("elapsed_s"):
@@ -190,7 +188,9 @@ def r12(ctx: Context, th: dict):
     cost = f"; extra wastage about {writes * (4096 - 512) / 2 / 2**20:,.0f} MiB/day of redo" if writes else ""
     ev = [ctx.ev("redo_block_size_est", "= 512"), ctx.event_ev("log file sync", f">= {th['lfs_pct_db_time']} %"),
           Evidence("lgwr_ms_per_write", round(L, 3), "ms", f"<= {th['lgwr_ms_max']} ms (flash class)"),
-          ctx.ev("redo_write_size_B", f"<= {th['write_size_B']:g} B"), ctx.ev("fg_checksum_blocks_per_write")]
+          ctx.ev("redo_write_size_B", f"<= {th['write_size_B']:g} B (small commit-driven writes favour 4 KB)",
+                 note=None if ws is None or ws <= th["write_size_B"] else "writes are not small: weaker candidate"),
+          ctx.ev("fg_checksum_blocks_per_write")]
     return make_finding(ctx, "R12", 0.0, "low", ev,
                         "Candidate only - benchmark first: on flash with 4 KB physical sectors, 4 KB redo blocks "
                         "(ALTER DATABASE ADD LOGFILE ... BLOCKSIZE 4096) can cut commit latency (dbi-services ODA: "
