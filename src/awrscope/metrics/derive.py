@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..model import Report, Row
-from ..parse.names import is_idle
+from ..parse.names import IDLE_EVENTS, is_idle
 from .catalog import BY_ID
 from .values import EventTime, Metrics, MetricValue, Source
 
@@ -108,13 +108,24 @@ def _src(section: str, row: Row, field: str) -> Source:
     return Source(section, row.name, field, row.line, row.values.get(field))
 
 
+_IDLE_LOWER = tuple(sorted(IDLE_EVENTS))
+
+
+def _idle(name: str, wait_class: str | None) -> bool:
+    """Idle test that also knows names truncated by the text report (26/30/33 characters)."""
+    if is_idle(name, wait_class):
+        return True
+    low = " ".join(name.lower().split())
+    return len(low) >= 20 and any(e.startswith(low) for e in _IDLE_LOWER)
+
+
 def _collect_events(b: _Builder) -> None:
     r, m = b.r, b.m
     bg_sec = r.sections.get("wait_events_bg")
     if bg_sec is not None:
         for row in bg_sec:
             t = row.values.get("time_s")
-            if row.name and t is not None and not is_idle(row.name, row.text.get("wait_class")):
+            if row.name and t is not None and not _idle(row.name, row.text.get("wait_class")):
                 m.bg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "bg",
                                                           (_src("wait_events_bg", row, "time_s"),),
                                                           printed_avg_ms=row.values.get("avg_wait_ms"))
@@ -124,7 +135,7 @@ def _collect_events(b: _Builder) -> None:
         m.event_basis = "fg"
         for row in fg_sec:
             t = row.values.get("time_s")
-            if row.name and t is not None and not is_idle(row.name, row.text.get("wait_class")):
+            if row.name and t is not None and not _idle(row.name, row.text.get("wait_class")):
                 m.fg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "fg",
                                                           (_src("wait_events_fg", row, "time_s"),),
                                                           wait_class=row.text.get("wait_class"),
@@ -134,7 +145,7 @@ def _collect_events(b: _Builder) -> None:
         m.event_basis = "all-bg" if bg_sec is not None else "all"
         for row in all_sec:
             t = row.values.get("time_s")
-            if not row.name or t is None or is_idle(row.name, row.text.get("wait_class")):
+            if not row.name or t is None or _idle(row.name, row.text.get("wait_class")):
                 continue
             srcs = [_src("wait_events", row, "time_s")]
             w = row.values.get("waits")
@@ -155,7 +166,7 @@ def _collect_events(b: _Builder) -> None:
         m.event_basis = "top"
         for row in r.sections["top_events"]:
             t = row.values.get("time_s")
-            if not row.name or t is None or row.name.lower() in CPU_ROWS or is_idle(row.name, row.text.get("wait_class")):
+            if not row.name or t is None or row.name.lower() in CPU_ROWS or _idle(row.name, row.text.get("wait_class")):
                 continue
             et = EventTime(row.name, t, row.values.get("waits"), "top", (_src("top_events", row, "time_s"),),
                            wait_class=row.text.get("wait_class"), printed_avg_ms=row.values.get("avg_wait_ms"))

@@ -125,9 +125,8 @@ def r02(ctx: Context, th: dict):
     m = ctx.m
     if ca.non_io_owner != "R02":
         return None
-    Ls = [ca.L] + ([ca.L_alt] if ca.L_alt else [])
+    ok = r02_e2(ca, th)
     need_ratio = th["ratio_cpu_saturated"] if ca.cpu_evidence else th["ratio"]
-    ok = [L for L in Ls if ca.lfs_ms / L >= need_ratio and ca.lfs_ms - ca.alpha * L >= th["residual_ms"] and L < th["lgwr_ms_max"]]
     if not ok or not (_material(ca, th) or pathological(ca, th)):
         return None
     conf = "high" if ca.cpu_evidence else "medium"
@@ -272,6 +271,14 @@ def r15(ctx: Context, th: dict):
                         caveats=list(ca.notes))
 
 
+def r02_e2(ca: CommitAttribution, th: dict) -> list[float]:
+    """R02 E2 for each available LGWR latency: ratio >= 3 (2 under CPU saturation), residual >= 1 ms, LGWR < 5 ms."""
+    Ls = [ca.L] + ([ca.L_alt] if ca.L_alt else [])
+    need = th["ratio_cpu_saturated"] if ca.cpu_evidence else th["ratio"]
+    return [L for L in Ls if L and ca.lfs_ms / L >= need and ca.lfs_ms - ca.alpha * L >= th["residual_ms"]
+            and L < th["lgwr_ms_max"]]
+
+
 def assign_non_io(ctx: Context, ca: CommitAttribution, th: dict) -> None:
     """C.2: the non-I/O remainder goes to R14 > R15 > R02 > R03 > undetermined."""
     m = ctx.m
@@ -283,7 +290,7 @@ def assign_non_io(ctx: Context, ca: CommitAttribution, th: dict) -> None:
         ca.non_io_owner = "R14"
     elif (m.v("poll_share") or 0.0) >= 50.0 and ca.lfs_ms / ca.L >= 3.0:
         ca.non_io_owner = "R15"
-    elif ca.lfs_ms / min([ca.L] + ([ca.L_alt] if ca.L_alt else [])) >= (2.0 if ca.cpu_evidence else 3.0):
+    elif r02_e2(ca, th):
         ca.non_io_owner = "R02"
     elif ca.lfs_ms <= 5.0 or ca.lfs_ms / ca.L <= 2.0:
         ca.non_io_owner = "R03"

@@ -130,7 +130,9 @@ def r10(ctx: Context, th: dict):
                         "huge transactions; size UNDO for the retention actually needed (compare undo_retention with the "
                         "tuned retention); put the UNDO tablespace on storage that can absorb its writes.",
                         title="UNDO write pressure" + (f": UNDO {ubw:.0f} % of writes ({m.get('undo_block_write_share').note})"
-                                                        if ubw is not None and vol else ""),
+                                                        if ubw is not None and ubw >= th["undo_write_share_pct"] else
+                                                        f": rollbacks {rbr:.0f} % of transactions" if rbr is not None
+                                                        and rbr >= th["rollback_ratio_pct"] else ""),
                         confirm="v$undostat per 10 minutes; v$transaction for long/huge transactions.",
                         refute="undo volume proportional to the business workload with no waits.",
                         caveats=[] if time_ev else ["volume evidence only: undo block writes are DBWR background work, not foreground time"])

@@ -203,7 +203,7 @@ def r12(ctx: Context, th: dict):
 
 
 @rule("R13", "multiplexed-redo-slowest-member", "Multiplexed redo: slowest member dominates",
-      members=2.0, lgwr_ms=5.0)
+      members=2.0, members_max=4.5, lgwr_ms=5.0, max_unsplit_write_B=131072.0)
 def r13(ctx: Context, th: dict):
     """LGWR waits for the slowest member of each log group.
 
@@ -216,8 +216,11 @@ def r13(ctx: Context, th: dict):
     ctx.need("members_est")
     m = ctx.m
     L = m.v("lfpw_ms_per_write") or m.v("redo_write_ms")
-    if L is None or m.v("members_est") < th["members"] or L < th["lgwr_ms"]:
+    me, ws = m.v("members_est"), m.v("redo_write_size_B")
+    if L is None or me < th["members"] or me > th["members_max"] or L < th["lgwr_ms"]:
         return None
+    if ws is None or ws > th["max_unsplit_write_B"]:
+        return None  # large writes are split into several I/Os: the request ratio says nothing about members
     return make_finding(ctx, "R13", 0.0, "low",
                         [ctx.ev("members_est", f">= {th['members']:g}"), Evidence("lgwr_ms_per_write", round(L, 3), "ms", f">= {th['lgwr_ms']} ms")],
                         "Measure each member's device with OS iostat; put all members on equally fast devices or rely "
