@@ -209,9 +209,13 @@ def r03(ctx: Context, th: dict):
     conf = "high" if corro else "medium"
     B = th["batch_factor"]
     seconds = ca.lfs_time_s * (1.0 - 1.0 / B)
-    if ca.L is not None and ca.L >= 5.0:
-        # R01 may claim the I/O part: R03 keeps only the non-I/O remainder (no double counting, C.0)
-        seconds = min(seconds, ca.non_io_part_s or 0.0)
+    # No double counting (C.0): R01 may claim the I/O part (L >= 5 ms), R02/R14/R15 the non-I/O remainder.
+    if ca.L is not None:
+        io_free = ca.L < 5.0
+        if ca.non_io_owner == "R03":
+            seconds = seconds if io_free else min(seconds, ca.non_io_part_s or 0.0)
+        else:
+            seconds = min(seconds, ca.io_part_s or 0.0) if io_free else 0.0
     ev = _lfs_evidence(ctx, ca, th) + [ctx.ev("lfs_waits_per_commit", f"in [{th['waits_per_commit_lo']}, {th['waits_per_commit_hi']}]")] + chat + corro
     return make_finding(ctx, "R03", seconds, conf, ev,
                         "Commit once per business transaction or every N rows, use array DML; where durability semantics "
