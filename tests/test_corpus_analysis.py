@@ -116,3 +116,10 @@ def test_spot_statspack_92_enqueue(corpus):
     assert d["report"]["db_time_s"]
     top = d["findings"][0]
     assert top["id"] in ("G01", "G06")
+
+
+def test_awr_diff_is_not_analysed_from_mixed_columns(corpus):
+    d = spot("awr_diff_txt_11203_antognini_top2.txt")
+    assert d["findings"] == [] and d["metrics"] == {}
+    assert all("per-period" in n["needs"][0] for n in d["not_applicable"])
+    jsonschema.validate(d, SCHEMA)

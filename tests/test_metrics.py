@@ -133,3 +133,11 @@ def test_undo_share_from_stat_then_tablespaces():
     assert m.v("undo_block_write_share") == pytest.approx(92.91, abs=0.01)  # Ault Fig 11-19
     m = derive(report(tablespaces={"UNDOTBS1": (1397, 597086), "DATA": (60211, 9121), "TEMP": (0, 81)}))
     assert m.v("undo_block_write_share") == pytest.approx(100 * 597086 / (597086 + 9121 + 81), rel=1e-6)
+
+
+def test_precision_gate_prefers_stat_based_lgwr_latency():
+    # LFPW total printed as 1 s (+-0.5 s): redo write time (cs) is the precise source (P05)
+    from awrscope.metrics import lgwr_latency
+    m = derive(report(bg={"log file parallel write": (10000, 1)}, stats={"redo writes": 10000, "redo write time": 700}))
+    assert m["lfpw_ms_per_write"].low_precision
+    assert lgwr_latency(m) == (pytest.approx(0.7), "redo_write_ms")

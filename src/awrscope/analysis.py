@@ -20,7 +20,34 @@ def load_config(path: str | None) -> dict:
 
 
 def analyze(report: Report, config: dict | None = None) -> dict:
+    """The analysis document of one report. AWR Diff (compare period) reports are analysed per
+    period when the parser split them; otherwise no metric or rule is computed from their mixed
+    columns (every rule is reported as not applicable)."""
     config = config or {}
+    if report.kind == "awr_diff":
+        return _analyze_diff(report, config)
+    return _analyze_one(report, config)
+
+
+def _analyze_diff(report: Report, config: dict) -> dict:
+    doc = _analyze_one(report, config)
+    if report.periods:
+        doc["periods"] = [_analyze_one(p, config) for p in report.periods]
+    doc["metrics"] = {}
+    doc["commit_path"] = None
+    doc["findings"] = []
+    from .rules import RULES
+
+    need = ("per-period sections (AWR Diff report: the periods are analysed separately)" if report.periods else
+            "per-period sections (this AWR Diff report is not split into periods by the parser yet)")
+    doc["not_applicable"] = [{"id": r.id, "slug": r.slug, "title": r.title, "needs": [need],
+                              "message": "not applicable: needs " + need} for r in RULES.values()]
+    doc["issues"] = doc["issues"] + [{"level": "warning", "section": None, "line": None,
+                                      "message": "AWR Diff report: metrics of the two periods are not mixed; " + need}]
+    return doc
+
+
+def _analyze_one(report: Report, config: dict) -> dict:
     alpha = float(config.get("metrics", {}).get("alpha", DEFAULT_ALPHA))
     m = derive(report, alpha=alpha)
     findings, na, ctx = run_rules(report, m, config)

@@ -61,7 +61,11 @@ def render_text(doc: dict) -> str:
             out.append(f"     caveat: {c}")
     if doc["not_applicable"]:
         out.append("")
-        out.append("  not applicable: " + "; ".join(f"{n['id']} needs {', '.join(n['needs'])}" for n in doc["not_applicable"]))
+        groups: dict[str, list[str]] = {}
+        for n in doc["not_applicable"]:
+            groups.setdefault(", ".join(n["needs"]), []).append(n["id"])
+        for need, rids in groups.items():
+            out.append(f"  not applicable ({', '.join(sorted(rids))}): needs {need}")
     out.append("")
     out.append("  key metrics: " + ", ".join(f"{k}={_num(doc['metrics'][k]['value'])}" for k in KEY_METRICS
                                              if k in doc["metrics"] and doc["metrics"][k]["value"] is not None))
