@@ -31,6 +31,8 @@ BACKGROUND_ONLY = {"log file parallel write", "db file parallel write", "control
                    "log file sequential read", "log file single write", "lgwr wait for redo copy", "log archive i/o",
                    "arch wait on sendreq", "lns wait on sendreq", "lgwr-lns wait on channel", "sync remote write",
                    "target log write size"}
+# RMAN channel waits printed in the system-wide section of AWR 10g/Statspack are not part of DB time
+NOT_DB_TIME_PREFIXES = ("rman backup", "backup:")
 
 
 class _Builder:
@@ -150,7 +152,7 @@ def _collect_events(b: _Builder) -> None:
             srcs = [_src("wait_events", row, "time_s")]
             w = row.values.get("waits")
             bg = m.bg_events.get(row.name.lower())
-            if bg is None and row.name.lower() in BACKGROUND_ONLY:
+            if bg is None and (row.name.lower() in BACKGROUND_ONLY or row.name.lower().startswith(NOT_DB_TIME_PREFIXES)):
                 m.bg_events[row.name.lower()] = EventTime(row.name, t, w, "all", tuple(srcs),
                                                           printed_avg_ms=row.values.get("avg_wait_ms"))
                 continue

@@ -18,9 +18,14 @@ def _ca(ctx: Context) -> CommitAttribution:
     return ca
 
 
+PATHOLOGY_MIN_WAITS = 100  # a handful of commits in an interval is not a latency measurement
+
+
 def pathological(ca: CommitAttribution, th: dict) -> bool:
     """C.0: a per-commit latency that must be reported whatever its share of DB time."""
-    return ca.lfs_ms >= th["pathology_lfs_ms"] or (ca.L and ca.lfs_ms >= 10 * ca.L and ca.lfs_ms >= 5.0)
+    if ca.lfs_waits < PATHOLOGY_MIN_WAITS:
+        return False
+    return ca.lfs_ms >= th["pathology_lfs_ms"] or bool(ca.L and ca.lfs_ms >= 10 * ca.L and ca.lfs_ms >= 5.0)
 
 
 def _material(ca: CommitAttribution, th: dict) -> bool:

@@ -35,11 +35,13 @@ def wait_class(name: str, printed: str | None) -> str:
 
 def _top_components(ctx: Context):
     m = ctx.m
+    dbt = m.v("db_time_s") or 0.0
     comps = [(e.name, e.time_s, e.sources) for e in m.fg_events.values()]
     cpu = m.get("db_cpu_s")
     if cpu and cpu.value is not None:
-        comps.append(("DB CPU", cpu.value, cpu.sources))
-    return sorted(comps, key=lambda c: -c[1])
+        comps.append(("DB CPU", min(cpu.value, dbt) if dbt else cpu.value, cpu.sources))
+    # a component larger than DB time is not (only) foreground time: e.g. RMAN I/O in a system-wide section
+    return sorted((c for c in comps if not dbt or c[1] <= 1.001 * dbt), key=lambda c: -c[1])
 
 
 @rule("G01", "top-time-component", "Largest component of DB time", family="general", pct=10.0)
@@ -79,12 +81,16 @@ def g02(ctx: Context, th: dict):
     busy = m.v("host_cpu_busy_pct")
     if p < th["db_cpu_pct"] and (busy is None or busy < th["host_busy_pct"]):
         return None
+    demand = m.v("cpu_demand_ratio")
+    saturated = (busy is not None and busy >= th["host_busy_pct"]) or (demand is not None and demand >= 0.9)
     ev = [Evidence("pct_db_time[DB CPU]", round(p, 2), "%", f">= {th['db_cpu_pct']} %", m["db_cpu_s"].sources),
           ctx.ev("host_cpu_busy_pct", f">= {th['host_busy_pct']} %"), ctx.ev("aas"), ctx.ev("cpu_demand_ratio")]
     return make_finding(ctx, "G02", m.v("db_cpu_s") if p >= th["db_cpu_pct"] else 0.0, "high" if busy is not None else "medium", ev,
                         "CPU-bound workload: tune the SQL with most CPU and logical reads (SQL ordered by CPU Time / Gets), "
                         "check host CPU capacity and non-Oracle consumers. Write-path changes will not help this part.",
-                        title=f"CPU bound: DB CPU {p:.1f} % of DB time" + (f", host {busy:.0f} % busy" if busy is not None else ""))
+                        title=(f"CPU bound: DB CPU {p:.1f} % of DB time" if saturated or busy is None else
+                               f"DB time is mostly CPU ({p:.1f} %); the host is not saturated")
+                              + (f", host {busy:.0f} % busy" if busy is not None else ""))
 
 
 def _class_rule(ctx: Context, th: dict, rid: str, cls: str, title: str, rec: str):
