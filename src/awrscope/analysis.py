@@ -2,7 +2,10 @@
 one report, as one versioned JSON-ready dict (docs/analysis.md)."""
 from __future__ import annotations
 
-import tomllib
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    tomllib = None
 
 from .metrics import DEFAULT_ALPHA, derive
 from .model import Report
@@ -15,8 +18,17 @@ def load_config(path: str | None) -> dict:
     """Read a TOML config: [rules.R01] lgwr_ms = 4, [severity] critical = 30, [metrics] alpha = 1.5, redo_on_flash = true."""
     if not path:
         return {}
+    loader = tomllib
+    if loader is None:
+        try:
+            import tomli as loader  # type: ignore[no-redef]
+        except ModuleNotFoundError as e:
+            raise ValueError("reading a TOML config needs Python 3.11+ or the 'tomli' package") from e
     with open(path, "rb") as fh:
-        return tomllib.load(fh)
+        try:
+            return loader.load(fh)
+        except loader.TOMLDecodeError as e:
+            raise ValueError(str(e)) from e
 
 
 def analyze(report: Report, config: dict | None = None) -> dict:
