@@ -52,3 +52,11 @@ def test_rules_list_and_explain():
     res = r.invoke(main, ["rules", "explain", "R02"])
     assert res.exit_code == 0 and "lfs_pct_db_time = 5.0" in res.output and "What to do" in res.output
     assert r.invoke(main, ["rules", "explain", "R99"]).exit_code == 2
+
+
+def test_rules_reference_doc_is_generated_and_current():
+    from pathlib import Path
+    res = CliRunner().invoke(main, ["rules", "--markdown"])
+    assert res.exit_code == 0
+    doc = Path(__file__).parent.parent / "docs" / "rules.md"
+    assert doc.read_text() == res.output, "regenerate: awrscope rules --markdown > docs/rules.md"

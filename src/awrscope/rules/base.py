@@ -70,6 +70,8 @@ class Finding:
     def as_dict(self) -> dict:
         impact: dict = {"db_time_s": round(self.impact_s, 3), "pct_db_time": None if self.impact_pct is None else round(self.impact_pct, 3),
                         "aas": None if self.aas is None else round(self.aas, 3)}
+        if self.impact_pct is not None and self.impact_pct < 100:
+            impact["amdahl_speedup_bound"] = round(1.0 / (1.0 - self.impact_pct / 100.0), 3)  # M113
         if self.impact_range_pct:
             impact["range_pct_db_time"] = [round(x, 3) for x in self.impact_range_pct]
         return {"id": self.id, "slug": self.slug, "title": self.title, "severity": self.severity,

@@ -4,7 +4,7 @@ They share the single attribution of log file sync time made by commit_path.py."
 from __future__ import annotations
 
 from ..whatif import w1_faster_redo, w2_commit_batching, w5_lgwr_cpu
-from .base import Context, Evidence, Needs, make_finding, rule
+from .base import Context, Evidence, Needs, cap, make_finding, rule
 from .commit_path import LFS, CommitAttribution
 
 
@@ -26,6 +26,15 @@ def pathological(ca: CommitAttribution, th: dict) -> bool:
     if ca.lfs_waits < PATHOLOGY_MIN_WAITS:
         return False
     return ca.lfs_ms >= th["pathology_lfs_ms"] or bool(ca.L and ca.lfs_ms >= 10 * ca.L and ca.lfs_ms >= 5.0)
+
+
+def _precision_cap(ctx: Context, ca: CommitAttribution, conf: str) -> str:
+    """C.0 precision gate: a coarse key input (LGWR latency or log file sync from a Top-N projection) caps at Medium."""
+    mv = ctx.m.get(ca.L_id) if ca.L_id else None
+    lfs = ctx.m.get("lfs_ms")
+    if (mv is not None and mv.low_precision) or (lfs is not None and lfs.low_precision):
+        return cap(conf, "medium")
+    return conf
 
 
 def _material(ca: CommitAttribution, th: dict) -> bool:
@@ -76,6 +85,7 @@ def r01(ctx: Context, th: dict):
     if m.fg("log file switch completion"):
         corro.append(ctx.event_ev("log file switch completion", "> 0 (also waits on LGWR)"))
     conf = "high" if (e1 and corro) else "medium" if e1 else "low"
+    conf = _precision_cap(ctx, ca, conf)
     Lp = min(th["target_ms"], ca.L)
     seconds = (ca.io_part_s + dep_s) * (1.0 - Lp / ca.L)
     caveats = list(ca.notes)
@@ -134,7 +144,7 @@ def r02(ctx: Context, th: dict):
     need_ratio = th["ratio_cpu_saturated"] if ca.cpu_evidence else th["ratio"]
     if not ok or not (_material(ca, th) or pathological(ca, th)):
         return None
-    conf = "high" if ca.cpu_evidence else "medium"
+    conf = _precision_cap(ctx, ca, "high" if ca.cpu_evidence else "medium")
     only_alt = ca.L not in ok
     if ca.L_alt:
         conf = "low"
