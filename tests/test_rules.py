@@ -239,3 +239,14 @@ def test_missing_inputs_are_not_applicable_not_findings():
     assert not doc["findings"]
     assert {"R01", "R04", "R11"} <= set(na_ids(doc))
     assert all(n["message"].startswith("not applicable: needs ") for n in doc["not_applicable"])
+
+
+def test_lgwr_dependent_waits_attributed_once_between_r01_r04_r06():
+    r = report(db_time_s=1000, fg={"log file sync": (10000, 150), "log buffer space": (100, 100),
+                                   "log file switch completion": (100, 40), "log file switch (checkpoint incomplete)": (10, 60)},
+               bg={"log file parallel write": (10000, 100)}, stats={"redo writes": 10000, "user commits": 10000},
+               switches_per_hour=20)
+    doc = run(r)
+    assert {"R01", "R04", "R06"} <= set(ids(doc))
+    claims = {k: get(doc, k)["impact"]["db_time_s"] for k in ("R01", "R04", "R06")}
+    assert sum(claims.values()) <= 150 + 100 + 40 + 60 + 1e-6

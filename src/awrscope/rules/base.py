@@ -109,6 +109,17 @@ class Context:
     commit: "object | None"  # CommitAttribution (rules/commit_path.py)
     config: dict
 
+    claims: dict = field(default_factory=dict)  # event -> seconds already attributed to a finding
+
+    def claim(self, event: str, seconds: float) -> float:
+        """Attribute up to ``seconds`` of an event's FG time to the calling rule; what another rule
+        already claimed is not available again (no double counting, C.0). Returns the granted seconds."""
+        total = self.m.fg_time(event)
+        free = max(0.0, total - self.claims.get(event, 0.0))
+        granted = max(0.0, min(seconds, free))
+        self.claims[event] = self.claims.get(event, 0.0) + granted
+        return granted
+
     def need(self, *metric_ids: str) -> None:
         missing = [k for k in metric_ids if self.m.v(k) is None]
         if missing:

@@ -87,7 +87,9 @@ def r01(ctx: Context, th: dict):
     conf = "high" if (e1 and corro) else "medium" if e1 else "low"
     conf = _precision_cap(ctx, ca, conf)
     Lp = min(th["target_ms"], ca.L)
-    seconds = (ca.io_part_s + dep_s) * (1.0 - Lp / ca.L)
+    frac = 1.0 - Lp / ca.L
+    seconds = ca.io_part_s * frac + sum(ctx.claim(e, ctx.m.fg_time(e) * frac)
+                                        for e in ("log buffer space", "log file switch completion"))
     caveats = list(ca.notes)
     if ca.L >= th["poor_ms"] and not ca.cpu_evidence and ca.non_io_part_s:
         seconds += ca.non_io_part_s

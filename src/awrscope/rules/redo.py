@@ -49,7 +49,7 @@ def r04(ctx: Context, th: dict):
         conf = "high" if corro else "medium"
     else:
         conf = "medium" if corro else "low"
-    seconds = m.fg_time(CKPT) + 0.5 * m.fg_time(SWC) + m.fg_time(PSF)
+    seconds = ctx.claim(CKPT, m.fg_time(CKPT)) + ctx.claim(SWC, 0.5 * m.fg_time(SWC)) + ctx.claim(PSF, m.fg_time(PSF))
     rate = m.v("redo_rate_Bps")
     wi = []
     if rate:
@@ -121,7 +121,9 @@ def r06(ctx: Context, th: dict):
     if L is not None and L >= th["lgwr_ms"]:
         caveats.append(f"LGWR writes take {L:.1f} ms: the root cause is LGWR I/O (R01) - a bigger buffer only delays the wait")
         ev.append(Evidence("lgwr_ms_per_write", round(L, 3), "ms", f">= {th['lgwr_ms']} ms => R01"))
-    return make_finding(ctx, "R06", m.fg_time("log buffer space"), "medium" if caveats else "high", ev,
+    # R01 (run first) may already have claimed the part that faster LGWR writes remove
+    return make_finding(ctx, "R06", ctx.claim("log buffer space", m.fg_time("log buffer space")),
+                        "medium" if caveats else "high", ev,
                         "Increase log_buffer moderately; if LGWR writes are slow fix the redo storage first (R01); "
                         "reduce redo volume (NOLOGGING direct-path loads for bulk work).",
                         confirm="redo buffer allocation retries rising; bursts of redo in ASH.", refute="sustained redo rate above LGWR throughput.",
