@@ -122,12 +122,16 @@ def r06(ctx: Context, th: dict):
         caveats.append(f"LGWR writes take {L:.1f} ms: the root cause is LGWR I/O (R01) - a bigger buffer only delays the wait")
         ev.append(Evidence("lgwr_ms_per_write", round(L, 3), "ms", f">= {th['lgwr_ms']} ms => R01"))
     # R01 (run first) may already have claimed the part that faster LGWR writes remove
-    return make_finding(ctx, "R06", ctx.claim("log buffer space", m.fg_time("log buffer space")),
+    granted = ctx.claim("log buffer space", m.fg_time("log buffer space"))
+    if granted < 0.5 * m.fg_time("log buffer space"):
+        caveats.append(f"most of the log buffer space time is attributed to R01 (faster LGWR writes); {granted:,.1f} s remain here")
+    return make_finding(ctx, "R06", granted,
                         "medium" if caveats else "high", ev,
                         "Increase log_buffer moderately; if LGWR writes are slow fix the redo storage first (R01); "
                         "reduce redo volume (NOLOGGING direct-path loads for bulk work).",
                         confirm="redo buffer allocation retries rising; bursts of redo in ASH.", refute="sustained redo rate above LGWR throughput.",
-                        caveats=caveats, severity="critical" if p >= th["critical_pct"] else None)
+                        caveats=caveats,
+                        severity="critical" if p >= th["critical_pct"] and granted >= 0.5 * m.fg_time("log buffer space") else None)
 
 
 REDO_LATCHES = ("latch: redo allocation", "latch: redo copy", "latch: redo writing")
