@@ -1,0 +1,116 @@
+"""Metric values with provenance: what a rule reads and what the JSON prints."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where one input number came from in the report."""
+
+    section: str
+    row: str | None
+    field: str | None
+    line: int | None
+    value: float | None = None
+
+    def as_dict(self) -> dict:
+        return {"section": self.section, "row": self.row, "field": self.field, "line": self.line, "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class MetricValue:
+    id: str
+    value: float | None
+    unit: str
+    formula: str
+    sources: tuple[Source, ...] = ()
+    reason: str | None = None  # reason code when value is None
+    note: str | None = None  # caveat (precision, fallback used, ...)
+    low_precision: bool = False
+
+    def as_dict(self) -> dict:
+        d: dict = {"value": self.value, "unit": self.unit, "formula": self.formula,
+                   "source": [s.as_dict() for s in self.sources]}
+        if self.reason:
+            d["reason"] = self.reason
+        if self.note:
+            d["note"] = self.note
+        if self.low_precision:
+            d["low_precision"] = True
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class EventTime:
+    """Foreground (or background) time of one wait event, with how it was obtained.
+
+    basis: 'fg' (Foreground Wait Events), 'all-bg' (system-wide minus background),
+    'all' (system-wide, no background section), 'bg', 'top' (Top-N projection)."""
+
+    name: str
+    time_s: float
+    waits: float | None
+    basis: str
+    sources: tuple[Source, ...]
+    printed: bool = True  # False: the section exists but the event is not printed (below threshold)
+    wait_class: str | None = None
+    printed_avg_ms: float | None = None  # the report's own average, used when time_s is too coarse
+
+    @property
+    def avg_ms(self) -> float | None:
+        if not (self.waits and self.waits > 0 and self.printed):
+            return None
+        if self.printed_avg_ms is not None and self.time_s < 5.0 and self.basis in ("fg", "bg", "top"):
+            # total time printed in whole seconds: +-0.5 s is >= 10 % of it (P05); the printed average is finer
+            return self.printed_avg_ms
+        return 1000.0 * self.time_s / self.waits
+
+
+@dataclass
+class Metrics:
+    """All derived metrics of one report, keyed by metric id."""
+
+    values: dict[str, MetricValue] = field(default_factory=dict)
+    fg_events: dict[str, EventTime] = field(default_factory=dict)  # non-idle FG events (by name)
+    bg_events: dict[str, EventTime] = field(default_factory=dict)
+    db_time_confidence: str = "high"  # high | medium | low (estimated DB time)
+    db_time_basis: str = "time model"
+    event_basis: str | None = None  # fg | all-bg | all | top
+    alpha: float = 1.5
+
+    def __getitem__(self, key: str) -> MetricValue:
+        return self.values[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.values
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def get(self, key: str) -> MetricValue | None:
+        return self.values.get(key)
+
+    def v(self, key: str) -> float | None:
+        m = self.values.get(key)
+        return m.value if m else None
+
+    def fg(self, event: str) -> EventTime | None:
+        return self.fg_events.get(event.lower())
+
+    def bg(self, event: str) -> EventTime | None:
+        return self.bg_events.get(event.lower())
+
+    def fg_time(self, event: str) -> float:
+        e = self.fg(event)
+        return e.time_s if e else 0.0
+
+    def pct_db_time(self, *events: str) -> float | None:
+        dbt = self.v("db_time_s")
+        if not dbt:
+            return None
+        return 100.0 * sum(self.fg_time(e) for e in events) / dbt
+
+    def as_dict(self) -> dict:
+        return {k: m.as_dict() for k, m in self.values.items()}

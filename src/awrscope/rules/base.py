@@ -1,0 +1,196 @@
+"""Rule plumbing: the @rule registry, Finding/Evidence/NotApplicable records,
+severity (materiality, spec C.0) and confidence (spec 0.3) helpers."""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..metrics import Metrics, Source
+from ..model import Report
+
+SEVERITIES = ("critical", "major", "moderate", "minor", "info")
+SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}  # 0 = worst
+CONFIDENCES = ("high", "medium", "low")
+
+#: Materiality scale on addressable % of DB time (spec C.0); overridable as [severity] in the config.
+SEVERITY_THRESHOLDS = {"critical": 25.0, "major": 10.0, "moderate": 5.0, "minor": 2.0}
+
+
+def severity_for(pct: float | None, scale: dict[str, float] | None = None) -> str:
+    scale = scale or SEVERITY_THRESHOLDS
+    if pct is None:
+        return "info"
+    for sev in ("critical", "major", "moderate", "minor"):
+        if pct >= scale[sev]:
+            return sev
+    return "info"
+
+
+def lower(conf: str, steps: int = 1) -> str:
+    return CONFIDENCES[min(len(CONFIDENCES) - 1, CONFIDENCES.index(conf) + steps)]
+
+
+def cap(conf: str, at: str) -> str:
+    return CONFIDENCES[max(CONFIDENCES.index(conf), CONFIDENCES.index(at))]
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    metric: str
+    value: float | None
+    unit: str
+    threshold: str | None = None
+    sources: tuple[Source, ...] = ()
+    note: str | None = None
+
+    def as_dict(self) -> dict:
+        return {"metric": self.metric, "value": self.value, "unit": self.unit, "threshold": self.threshold,
+                "source": [s.as_dict() for s in self.sources], "note": self.note}
+
+
+@dataclass
+class Finding:
+    id: str
+    slug: str
+    title: str
+    severity: str
+    confidence: str
+    impact_s: float
+    impact_pct: float | None
+    evidence: list[Evidence]
+    recommendation: str
+    confirm: str = ""
+    refute: str = ""
+    whatif: list[dict] = field(default_factory=list)
+    caveats: list[str] = field(default_factory=list)
+    impact_range_pct: tuple[float, float] | None = None
+    aas: float | None = None
+
+    def as_dict(self) -> dict:
+        impact: dict = {"db_time_s": round(self.impact_s, 3), "pct_db_time": None if self.impact_pct is None else round(self.impact_pct, 3),
+                        "aas": None if self.aas is None else round(self.aas, 3)}
+        if self.impact_pct is not None and self.impact_pct < 100:
+            impact["amdahl_speedup_bound"] = round(1.0 / (1.0 - self.impact_pct / 100.0), 3)  # M113
+        if self.impact_range_pct:
+            impact["range_pct_db_time"] = [round(x, 3) for x in self.impact_range_pct]
+        return {"id": self.id, "slug": self.slug, "title": self.title, "severity": self.severity,
+                "confidence": self.confidence, "impact": impact,
+                "evidence": [e.as_dict() for e in self.evidence], "recommendation": self.recommendation,
+                "confirm": self.confirm, "refute": self.refute, "caveats": list(self.caveats), "whatif": list(self.whatif)}
+
+
+@dataclass(frozen=True, slots=True)
+class NotApplicable:
+    id: str
+    slug: str
+    title: str
+    needs: tuple[str, ...]
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "slug": self.slug, "title": self.title, "needs": list(self.needs),
+                "message": "not applicable: needs " + ", ".join(self.needs)}
+
+
+class Needs(Exception):
+    """Raised by a rule whose inputs are missing."""
+
+    def __init__(self, *needs: str):
+        super().__init__(", ".join(needs))
+        self.needs = needs
+
+
+@dataclass
+class Context:
+    """What a rule may read: the report, its metrics, the C.2 commit attribution and the config."""
+
+    report: Report
+    m: Metrics
+    commit: "object | None"  # CommitAttribution (rules/commit_path.py)
+    config: dict
+
+    claims: dict = field(default_factory=dict)  # event -> seconds already attributed to a finding
+
+    def claim(self, event: str, seconds: float) -> float:
+        """Attribute up to ``seconds`` of an event's FG time to the calling rule; what another rule
+        already claimed is not available again (no double counting, C.0). Returns the granted seconds."""
+        total = self.m.fg_time(event)
+        free = max(0.0, total - self.claims.get(event, 0.0))
+        granted = max(0.0, min(seconds, free))
+        self.claims[event] = self.claims.get(event, 0.0) + granted
+        return granted
+
+    def need(self, *metric_ids: str) -> None:
+        missing = [k for k in metric_ids if self.m.v(k) is None]
+        if missing:
+            raise Needs(*missing)
+
+    def need_events(self) -> None:
+        if self.m.event_basis is None or not self.m.v("db_time_s"):
+            raise Needs("wait events and DB time")
+
+    def ev(self, metric_id: str, threshold: str | None = None, note: str | None = None) -> Evidence:
+        mv = self.m.get(metric_id)
+        if mv is None:
+            return Evidence(metric_id, None, "", threshold, (), note)
+        return Evidence(metric_id, None if mv.value is None else round(mv.value, 4), mv.unit, threshold, mv.sources,
+                        note or mv.note)
+
+    def event_ev(self, event: str, threshold: str | None = None) -> Evidence:
+        e = self.m.fg(event)
+        pct = self.m.pct_db_time(event)
+        return Evidence(f"pct_db_time[{event}]", None if pct is None else round(pct, 3), "%", threshold,
+                        e.sources if e else (), None if e else "not printed")
+
+    def impact(self, seconds: float) -> tuple[float, float | None, float | None]:
+        dbt, e = self.m.v("db_time_s"), self.m.v("elapsed_s")
+        seconds = max(0.0, seconds)
+        return seconds, (100.0 * seconds / dbt if dbt else None), (seconds / e if e else None)
+
+    def confidence(self, conf: str) -> str:
+        """Lower confidence when DB time is estimated (SP 8i/9i) or only a Top-N proxy exists."""
+        if self.m.db_time_basis.startswith("Top-N"):
+            return "low"
+        if self.m.db_time_confidence == "low":
+            return lower(conf)
+        return conf
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    slug: str
+    title: str
+    thresholds: dict
+    func: Callable
+    doc: str
+    family: str
+
+    def run(self, ctx: Context, overrides: dict | None = None):
+        th = dict(self.thresholds)
+        th.update(overrides or {})
+        return self.func(ctx, th)
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(id: str, slug: str, title: str, family: str = "write", **thresholds):
+    """Register a rule: thresholds are declared here, beside the rule, and can be overridden by config."""
+
+    def deco(func):
+        RULES[id] = Rule(id, slug, title, thresholds, func, inspect.cleandoc(func.__doc__ or ""), family)
+        return func
+
+    return deco
+
+
+def make_finding(ctx: Context, r: Rule | str, seconds: float, confidence: str, evidence: list[Evidence],
+                 recommendation: str, title: str | None = None, confirm: str = "", refute: str = "",
+                 whatif: list[dict] | None = None, caveats: list[str] | None = None, severity: str | None = None,
+                 range_pct: tuple[float, float] | None = None) -> Finding:
+    rr = RULES[r] if isinstance(r, str) else r
+    s, pct, aas = ctx.impact(seconds)
+    sev = severity or severity_for(pct, ctx.config.get("severity"))
+    return Finding(rr.id, rr.slug, title or rr.title, sev, ctx.confidence(confidence), s, pct, evidence,
+                   recommendation, confirm, refute, whatif or [], caveats or [], range_pct, aas)

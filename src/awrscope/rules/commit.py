@@ -1,0 +1,319 @@
+"""Commit-path rules: R01 (LGWR I/O), R02 (non-I/O commit latency), R03 (chatty
+commits), R14 (Data Guard SYNC), R15 (adaptive log file sync polling).
+They share the single attribution of log file sync time made by commit_path.py."""
+from __future__ import annotations
+
+from ..whatif import w1_faster_redo, w2_commit_batching, w5_lgwr_cpu
+from .base import Context, Evidence, Needs, cap, make_finding, rule
+from .commit_path import LFS, CommitAttribution
+
+
+def _ca(ctx: Context) -> CommitAttribution:
+    ctx.need_events()
+    ca = ctx.commit
+    if ca is None:
+        raise Needs("log file sync waits (foreground wait events)")
+    if ca.L is None:
+        raise Needs("Background Wait Events (log file parallel write) or 'redo write time' + 'redo writes'")
+    return ca
+
+
+PATHOLOGY_MIN_WAITS = 100  # a handful of commits in an interval is not a latency measurement
+
+
+def pathological(ca: CommitAttribution, th: dict) -> bool:
+    """C.0: a per-commit latency that must be reported whatever its share of DB time."""
+    if ca.lfs_waits < PATHOLOGY_MIN_WAITS:
+        return False
+    return ca.lfs_ms >= th["pathology_lfs_ms"] or bool(ca.L and ca.lfs_ms >= 10 * ca.L and ca.lfs_ms >= 5.0)
+
+
+def _precision_cap(ctx: Context, ca: CommitAttribution, conf: str) -> str:
+    """C.0 precision gate: a coarse key input (LGWR latency or log file sync from a Top-N projection) caps at Medium."""
+    mv = ctx.m.get(ca.L_id) if ca.L_id else None
+    lfs = ctx.m.get("lfs_ms")
+    if (mv is not None and mv.low_precision) or (lfs is not None and lfs.low_precision):
+        return cap(conf, "medium")
+    return conf
+
+
+def _material(ca: CommitAttribution, th: dict) -> bool:
+    return (ca.pct_db_time or 0.0) >= th["lfs_pct_db_time"]
+
+
+def _lfs_evidence(ctx: Context, ca: CommitAttribution, th: dict) -> list[Evidence]:
+    return [ctx.event_ev(LFS, f">= {th['lfs_pct_db_time']} %"), ctx.ev("lfs_ms", f">= {th['pathology_lfs_ms']} ms pathological")]
+
+
+@rule("R01", "redo-write-io-latency", "Redo write I/O latency bound (LGWR I/O)",
+      lfs_pct_db_time=5.0, lgwr_ms=5.0, lgwr_ms_flash=2.0, poor_ms=10.0, io_fraction=0.5, pathology_lfs_ms=20.0,
+      target_ms=0.5, lfpw_tail_pct=10.0, read_ms=10.0)
+def r01(ctx: Context, th: dict):
+    """Commits wait on LGWR writes that are slow at the storage level.
+
+    What it detects: log file sync is material (or pathological per commit) and the LGWR write
+    latency per redo write (log file parallel write time / redo writes, else redo write time) is
+    degraded (>= 5 ms; >= 2 ms on declared flash) and explains at least half of the commit wait.
+    Why it matters: every commit waits for its redo to be on disk.
+    What to do: dedicated low-latency redo storage (flash/NVMe/PMEM or write-cached array, not
+    RAID-5/6), isolated from datafile and archive I/O, async I/O enabled, members on equally fast
+    devices; reduce redo volume where recoverability allows.
+    References: spec R01/C.2; Ault (18.7 ms disk vs 0.104 ms SSD); Closson; Oracle 'log file sync'.
+    """
+    ca = _ca(ctx)
+    m = ctx.m
+    limit = th["lgwr_ms_flash"] if ctx.config.get("redo_on_flash") else th["lgwr_ms"]
+    lb = m.pct_db_time("log buffer space", "log file switch completion") or 0.0
+    e1 = _material(ca, th) or lb >= 2.0
+    e2 = ca.L >= limit
+    io_fraction = min(1.0, ca.alpha * ca.L / ca.lfs_ms) if ca.lfs_ms else 0.0
+    e3 = io_fraction >= th["io_fraction"] or ca.L >= th["poor_ms"]
+    dep_s = m.fg_time("log buffer space") + m.fg_time("log file switch completion")
+    # LGWR write latency itself in tier poor/severe is pathological for redo (C.0 spirit): report it whenever
+    # foreground time waits on LGWR at all, at Low confidence and with its (small) impact.
+    poor_tier = ca.L >= th["poor_ms"] and (ca.lfs_time_s > 0 or dep_s > 0)
+    if not (e2 and e3 and (e1 or pathological(ca, th) or poor_tier)):
+        return None
+    corro = []
+    tail = m.v("lfpw_tail_share_8ms")
+    if tail is not None and tail >= th["lfpw_tail_pct"]:
+        corro.append(ctx.ev("lfpw_tail_share_8ms", f">= {th['lfpw_tail_pct']} %"))
+    for ev in ("db file sequential read",):
+        e = m.fg(ev)
+        if e is not None and e.avg_ms is not None and e.avg_ms > th["read_ms"]:
+            corro.append(Evidence(f"avg_ms[{ev}]", round(e.avg_ms, 2), "ms", f"> {th['read_ms']} ms (storage also slow)", e.sources))
+    if m.fg("log file switch completion"):
+        corro.append(ctx.event_ev("log file switch completion", "> 0 (also waits on LGWR)"))
+    conf = "high" if (e1 and corro) else "medium" if e1 else "low"
+    conf = _precision_cap(ctx, ca, conf)
+    Lp = min(th["target_ms"], ca.L)
+    frac = 1.0 - Lp / ca.L
+    seconds = ca.io_part_s * frac + sum(ctx.claim(e, ctx.m.fg_time(e) * frac)
+                                        for e in ("log buffer space", "log file switch completion"))
+    caveats = list(ca.notes)
+    if ca.L >= th["poor_ms"] and not ca.cpu_evidence and ca.non_io_part_s:
+        seconds += ca.non_io_part_s
+        caveats.append(f"the non-I/O remainder ({ca.non_io_part_s:,.0f} s) is added as probable I/O queueing / LGWR backlog "
+                       "(L in tier poor, no CPU evidence): Medium confidence for that part")
+    if ca.cpu_evidence:
+        caveats.append("contra-evidence: CPU pressure (" + "; ".join(ca.cpu_evidence) + ") - see R02")
+    ev = _lfs_evidence(ctx, ca, th) + [
+        Evidence(ca.L_id or "lgwr", round(ca.L, 3), "ms", f">= {limit} ms", m.get(ca.L_id).sources if ca.L_id in m else ()),
+        Evidence("io_fraction", round(io_fraction, 3), "ratio", f">= {th['io_fraction']} or L >= {th['poor_ms']} ms",
+                 note=f"alpha*L/lfs_ms, alpha = {ca.alpha}"),
+        ctx.ev("redo_write_ms"), ctx.ev("lfpw_write_ratio"),
+        Evidence("lgwr_dependent_s", round(dep_s, 3), "s", None, note="log buffer space + log file switch completion (FG)"),
+    ] + corro
+    if not e1:
+        caveats.append("log file sync is not material in this interval: the finding rests on the LGWR write latency itself "
+                       "(tier poor) and the foreground time that waits on LGWR")
+    wi = [w1_faster_redo(x, ca.L, ca.lfs_ms, ca.lfs_waits, ca.lfs_time_s, m.v("db_time_s"), ca.alpha,
+                         writes_per_s=m.v("redo_write_iops"), lgwr_dependent_s=dep_s) for x in sorted({0.1, th["target_ms"]})]
+    title = f"Redo write I/O latency bound: {ca.L:.2f} ms per LGWR write, log file sync {ca.lfs_ms:.2f} ms"
+    return make_finding(ctx, "R01", seconds, conf, ev,
+                        "Put the online redo logs on dedicated low-latency storage (flash/NVMe/PMEM or a write-cached "
+                        "array, not RAID-5/6), isolated from datafile and archive-read I/O; make sure async I/O is on "
+                        "(disk_asynch_io, filesystemio_options); keep all members on equally fast devices (R13); "
+                        "reduce redo volume where recoverability allows (NOLOGGING direct-path loads, needless indexes).",
+                        title=title,
+                        confirm="OS iostat on the redo devices (await ~ LFPW), LGWR trace 'Warning: log write elapsed time', "
+                                "LFPW histogram tail.",
+                        refute="A run queue or LGWR off-CPU time (then R02), or redo devices fast in iostat while LFPW is slow "
+                               "(LGWR scheduling).",
+                        whatif=wi, caveats=caveats)
+
+
+@rule("R02", "non-io-commit-latency", "LGWR CPU / scheduling / post-wait bound (non-I/O commit latency)",
+      lfs_pct_db_time=5.0, ratio=3.0, ratio_cpu_saturated=2.0, residual_ms=1.0, lgwr_ms_max=5.0, pathology_lfs_ms=20.0,
+      o_normal_ms=0.2)
+def r02(ctx: Context, th: dict):
+    """Commits wait much longer than LGWR's writes take: the time goes to CPU, scheduling and posting.
+
+    What it detects: log file sync material (or pathological) with lfs_ms >= 3 x LGWR ms per write
+    (2 x under CPU saturation), a non-I/O residual >= 1 ms and LGWR writes not slow (< 5 ms).
+    High confidence needs a causal signal (host CPU >= 90 %, OS CPU wait, resmgr, FG wakeup
+    overhead, polling, LGWR wait for redo copy); without it the finding says 'cause undetermined'.
+    Why it matters: faster storage will not help this part of the commit time.
+    What to do: remove CPU saturation / run queue, never lower LGWR priority (raise it), reduce
+    commit rate, review adaptive log file sync.
+    References: spec R02/C.2; Closson; Millsap; Morle via Savvinov (queueing gives 1-2x).
+    """
+    ca = _ca(ctx)
+    m = ctx.m
+    if ca.non_io_owner != "R02":
+        return None
+    ok = r02_e2(ca, th)
+    need_ratio = th["ratio_cpu_saturated"] if ca.cpu_evidence else th["ratio"]
+    if not ok or not (_material(ca, th) or pathological(ca, th)):
+        return None
+    conf = _precision_cap(ctx, ca, "high" if ca.cpu_evidence else "medium")
+    only_alt = ca.L not in ok
+    if ca.L_alt:
+        conf = "low"
+    lo, hi = ca.non_io_range_s if ca.non_io_range_s else (ca.non_io_part_s, ca.non_io_part_s)
+    normal_s = ca.lfs_waits * th["o_normal_ms"] / 1000.0
+    # conservative impact: the smaller addressable value when the LGWR timing sources disagree
+    seconds = max(0.0, lo - normal_s)
+    dbt = m.v("db_time_s")
+    rng = (100.0 * lo / dbt, 100.0 * hi / dbt) if dbt and ca.non_io_range_s else None
+    addr_rng = (100.0 * seconds / dbt, 100.0 * max(0.0, hi - normal_s) / dbt) if rng else None
+    L_show = ok[0]
+    O = max(0.0, ca.lfs_ms - ca.alpha * L_show)
+    cause = "CPU / scheduling / post-wait" if ca.cpu_evidence else "cause undetermined"
+    title = f"Non-I/O commit latency ({cause}): log file sync {ca.lfs_ms:.2f} ms vs LGWR {L_show:.2f} ms per write"
+    if rng:
+        title += f"; non-I/O share {rng[0]:.1f}-{rng[1]:.1f} % of DB time"
+    ev = _lfs_evidence(ctx, ca, th) + [
+        Evidence("lfs_lfpw_ratio", round(ca.lfs_ms / L_show, 3), "ratio", f">= {need_ratio}"),
+        Evidence("non_io_residual_ms", round(O, 3), "ms", f">= {th['residual_ms']} ms", note=f"alpha = {ca.alpha}"),
+        ctx.ev("lfpw_ms_per_write"), ctx.ev("redo_write_ms"), ctx.ev("host_cpu_busy_pct", ">= 90 %"),
+    ] + [Evidence("cpu_evidence", None, "", None, note=c) for c in ca.cpu_evidence]
+    caveats = list(ca.notes)
+    if only_alt:
+        caveats.append(f"holds only with {ca.L_alt_id}; with {ca.L_id} the commit wait is mostly I/O plus queueing")
+    if not ca.cpu_evidence:
+        caveats.append("no CPU/scheduling signal in the report: candidates are LGWR CPU/scheduling, post/wait cost, "
+                       "adaptive polling, log parallelism/strands, Data Guard SYNC, RAC broadcast-on-commit")
+    return make_finding(ctx, "R02", seconds, conf, ev,
+                        "Remove CPU saturation and run queue (fewer active sessions via pool sizing, fix CPU-heavy SQL, "
+                        "Resource Manager plans that throttle foregrounds); never lower LGWR priority - raise it (OS "
+                        "scheduling class; _high_priority_processes only with Oracle Support); reduce the commit rate "
+                        "(R03); review adaptive log file sync switching (R15).",
+                        title=title,
+                        confirm="vmstat/sar run queue, LGWR on-CPU vs off-CPU time, 12c+ 'redo synch time overhead (usec)'.",
+                        refute="iostat await on the redo devices close to log file sync time (then it is I/O: R01).",
+                        whatif=[w5_lgwr_cpu(ca.lfs_waits, O, dbt, th["o_normal_ms"])], caveats=caveats, range_pct=addr_rng)
+
+
+@rule("R03", "chatty-commits", "Commit too frequent (chatty commits)",
+      lfs_pct_db_time=5.0, normal_lfs_ms=5.0, normal_ratio=2.0, waits_per_commit_lo=0.7, waits_per_commit_hi=1.3,
+      exec_per_commit=5.0, redo_per_commit_B=2048.0, commit_rate=100.0, batch_factor=5.0, pathology_lfs_ms=20.0)
+def r03(ctx: Context, th: dict):
+    """Many small commits, each with a normal latency, add up to a material share of DB time.
+
+    What it detects: log file sync >= 5 % of DB time with normal per-commit latency (<= 5 ms or
+    <= 2 x LGWR) and about one log file sync per commit plus one of: <= 5 executions per commit,
+    <= 2 KB redo per commit, >= 100 commits/s.
+    Why it matters: storage cannot make a commit free; fewer commits can.
+    What to do: commit per business transaction / N rows, array DML; COMMIT WRITE BATCH NOWAIT
+    (or COMMIT_LOGGING/COMMIT_WAIT) only where losing the last transactions is acceptable.
+    References: spec R03; Oracle Performance Tuning Guide (log file sync).
+    """
+    ctx.need_events()
+    ca = ctx.commit
+    if ca is None:
+        raise Needs("log file sync waits (foreground wait events)")
+    ctx.need("commit_rate", "lfs_waits_per_commit")
+    m = ctx.m
+    if not _material(ca, th):
+        return None
+    normal = ca.lfs_ms <= th["normal_lfs_ms"] or (ca.L is not None and ca.lfs_ms / ca.L <= th["normal_ratio"])
+    wpc = m.v("lfs_waits_per_commit")
+    if not normal or wpc is None or not (th["waits_per_commit_lo"] <= wpc <= th["waits_per_commit_hi"]):
+        return None
+    chat = []
+    for k, op, t in (("exec_per_commit", "<=", th["exec_per_commit"]), ("redo_per_commit_B", "<=", th["redo_per_commit_B"]),
+                     ("commit_rate", ">=", th["commit_rate"])):
+        v = m.v(k)
+        if v is not None and (v <= t if op == "<=" else v >= t):
+            chat.append(ctx.ev(k, f"{op} {t:g}"))
+    if not chat:
+        return None
+    corro = [ctx.ev("redo_write_size_B", "<= 8192 B")] if (m.v("redo_write_size_B") or 1e12) <= 8192 else []
+    cpw = m.v("commits_per_redo_write")
+    if cpw is not None and cpw <= 1.5:
+        corro.append(ctx.ev("commits_per_redo_write", "~1 (little group commit)"))
+    conf = "high" if corro else "medium"
+    B = th["batch_factor"]
+    seconds = ca.lfs_time_s * (1.0 - 1.0 / B)
+    # No double counting (C.0): R01 may claim the I/O part (L >= 5 ms), R02/R14/R15 the non-I/O remainder.
+    if ca.L is not None:
+        io_free = ca.L < 5.0
+        if ca.non_io_owner == "R03":
+            seconds = seconds if io_free else min(seconds, ca.non_io_part_s or 0.0)
+        else:
+            seconds = min(seconds, ca.io_part_s or 0.0) if io_free else 0.0
+    ev = _lfs_evidence(ctx, ca, th) + [ctx.ev("lfs_waits_per_commit", f"in [{th['waits_per_commit_lo']}, {th['waits_per_commit_hi']}]")] + chat + corro
+    return make_finding(ctx, "R03", seconds, conf, ev,
+                        "Commit once per business transaction or every N rows, use array DML; where durability semantics "
+                        "allow, COMMIT WRITE BATCH NOWAIT / COMMIT_LOGGING=BATCH, COMMIT_WAIT=NOWAIT (the last "
+                        "transactions can be lost in a crash); avoid NOCACHE sequences and other recursive commits.",
+                        title=f"Chatty commits: {m.v('commit_rate') or 0:,.0f} commits/s at {ca.lfs_ms:.2f} ms each",
+                        confirm="SQL ordered by Executions: many single-row DML per commit; application commit points.",
+                        refute="Few executions per commit with large redo per commit.",
+                        whatif=[w2_commit_batching(B, ca.lfs_waits, ca.lfs_time_s, m.v("db_time_s"), ca.lfs_ms)],
+                        caveats=list(ca.notes))
+
+
+@rule("R14", "dataguard-sync-commit", "Data Guard SYNC transport in the commit path",
+      lfs_pct_db_time=5.0, pathology_lfs_ms=20.0, residual_fraction=0.5)
+def r14(ctx: Context, th: dict):
+    """Commits wait for the standby: SYNC redo transport adds the network round trip and standby I/O.
+
+    What it detects: background remote-sync events (SYNC Remote Write; LNS wait on SENDREQ,
+    LGWR-LNS wait on channel) whose latency is comparable to the non-I/O part of log file sync.
+    What to do: network RTT and standby redo log I/O, FASTSYNC/NOAFFIRM, or ASYNC per protection mode.
+    References: spec R14 (event names partly unverified).
+    """
+    ca = _ca(ctx)
+    if ctx.m.v("remote_sync_ms") is None:
+        raise Needs("remote_sync_ms (SYNC Remote Write / LNS wait events)")
+    if ca.non_io_owner != "R14":
+        return None
+    return make_finding(ctx, "R14", ca.non_io_part_s or 0.0, "medium",
+                        _lfs_evidence(ctx, ca, th) + [ctx.ev("remote_sync_ms"), ctx.ev("non_io_residual_ms")],
+                        "Check network round trip and standby redo log I/O; consider FASTSYNC/NOAFFIRM or ASYNC "
+                        "transport if the protection mode allows.",
+                        confirm="v$dataguard stats / standby redo log write latency.",
+                        refute="No SYNC destination in log_archive_dest_n.", caveats=list(ca.notes))
+
+
+@rule("R15", "adaptive-lfs-polling", "Adaptive log file sync (polling) inflating commits",
+      lfs_pct_db_time=5.0, pathology_lfs_ms=20.0, poll_share=50.0, ratio=3.0)
+def r15(ctx: Context, th: dict):
+    """Foregrounds poll for LGWR instead of being posted, adding up to a poll interval per commit.
+
+    What it detects: 11.2+ 'redo synch poll writes' >= 50 % of 'redo synch writes' with
+    log file sync >= 3 x LGWR write time.
+    What to do: confirm in the LGWR trace ('Log file sync switching to polling'); discuss
+    _use_adaptive_log_file_sync=FALSE with Oracle Support.
+    References: spec R15; Pythian / dbaclass on adaptive log file sync.
+    """
+    ca = _ca(ctx)
+    ctx.need("poll_share")
+    if ca.non_io_owner != "R15":
+        return None
+    return make_finding(ctx, "R15", ca.non_io_part_s or 0.0, "medium",
+                        _lfs_evidence(ctx, ca, th) + [ctx.ev("poll_share", f">= {th['poll_share']} %"),
+                                                       ctx.ev("lfs_lfpw_ratio", f">= {th['ratio']}")],
+                        "Confirm polling in the LGWR trace; if switching hurts latency, discuss "
+                        "_use_adaptive_log_file_sync=FALSE with Oracle Support.",
+                        confirm="LGWR trace 'Log file sync switching to polling'.", refute="poll_share low in other intervals.",
+                        caveats=list(ca.notes))
+
+
+def r02_e2(ca: CommitAttribution, th: dict) -> list[float]:
+    """R02 E2 for each available LGWR latency: ratio >= 3 (2 under CPU saturation), residual >= 1 ms, LGWR < 5 ms."""
+    Ls = [ca.L] + ([ca.L_alt] if ca.L_alt else [])
+    need = th["ratio_cpu_saturated"] if ca.cpu_evidence else th["ratio"]
+    return [L for L in Ls if L and ca.lfs_ms / L >= need and ca.lfs_ms - ca.alpha * L >= th["residual_ms"]
+            and L < th["lgwr_ms_max"]]
+
+
+def assign_non_io(ctx: Context, ca: CommitAttribution, th: dict) -> None:
+    """C.2: the non-I/O remainder goes to R14 > R15 > R02 > R03 > undetermined."""
+    m = ctx.m
+    if ca.L is None:
+        return
+    rs = m.v("remote_sync_ms")
+    O = ca.O_ms or 0.0
+    if rs is not None and O > 0 and rs >= 0.5 * O:
+        ca.non_io_owner = "R14"
+    elif (m.v("poll_share") or 0.0) >= 50.0 and ca.lfs_ms / ca.L >= 3.0:
+        ca.non_io_owner = "R15"
+    elif r02_e2(ca, th):
+        ca.non_io_owner = "R02"
+    elif ca.lfs_ms <= 5.0 or ca.lfs_ms / ca.L <= 2.0:
+        ca.non_io_owner = "R03"
+    else:
+        ca.non_io_owner = "undetermined"

@@ -1,0 +1,144 @@
+"""General findings G01-G06: what dominates DB time when it is not (only) the
+write path, so that a row-lock storm is never answered with a write-path fix."""
+from __future__ import annotations
+
+from .base import Context, Evidence, make_finding, rule
+
+_CLASS_PREFIX = {"concurrenc": "Concurrency", "applicat": "Application", "cluster": "Cluster", "user i": "User I/O",
+                 "system i": "System I/O", "commit": "Commit", "configur": "Configuration", "network": "Network",
+                 "other": "Other", "administ": "Administrative", "schedul": "Scheduler", "queueing": "Queueing"}
+
+
+def wait_class(name: str, printed: str | None) -> str:
+    if printed:
+        low = printed.strip().lower()
+        for p, c in _CLASS_PREFIX.items():
+            if low.startswith(p):
+                return c
+    n = name.lower()
+    if n.startswith("gc ") or n.startswith("gcs ") or n.startswith("ges "):
+        return "Cluster"
+    if n.startswith("enq: tx - row lock") or n.startswith("enq: tm") or n == "sql*net break/reset to client":
+        return "Application"
+    if n.startswith(("latch", "library cache", "cursor:", "row cache", "buffer busy", "enq: tx - index", "read by other")):
+        return "Concurrency"
+    if n == "log file sync":
+        return "Commit"
+    if n.startswith(("db file", "direct path", "read by")):
+        return "User I/O"
+    if n.startswith(("log file switch", "log buffer", "free buffer", "write complete", "enq: hw", "enq: us", "enq: sq")):
+        return "Configuration"
+    if n.startswith("sql*net"):
+        return "Network"
+    return "Other"
+
+
+def _top_components(ctx: Context):
+    m = ctx.m
+    dbt = m.v("db_time_s") or 0.0
+    comps = [(e.name, e.time_s, e.sources) for e in m.fg_events.values()]
+    cpu = m.get("db_cpu_s")
+    if cpu and cpu.value is not None:
+        comps.append(("DB CPU", min(cpu.value, dbt) if dbt else cpu.value, cpu.sources))
+    # a component larger than DB time is not (only) foreground time: e.g. RMAN I/O in a system-wide section
+    return sorted((c for c in comps if not dbt or c[1] <= 1.001 * dbt), key=lambda c: -c[1])
+
+
+@rule("G01", "top-time-component", "Largest component of DB time", family="general", pct=10.0)
+def g01(ctx: Context, th: dict):
+    """The single largest foreground consumer of DB time (an event or DB CPU), as context for every other finding.
+
+    Reported when it takes >= 10 % of DB time. The impact is its whole time: what a perfect fix of
+    that component could save, not a recommendation in itself.
+    """
+    ctx.need_events()
+    comps = _top_components(ctx)
+    dbt = ctx.m.v("db_time_s")
+    if not comps:
+        return None
+    name, t, srcs = comps[0]
+    pct = 100.0 * t / dbt
+    if pct < th["pct"]:
+        return None
+    cls = "CPU" if name == "DB CPU" else wait_class(name, ctx.m.fg(name).wait_class if ctx.m.fg(name) else None)
+    ev = [Evidence(f"pct_db_time[{n}]", round(100.0 * tt / dbt, 2), "%", None, s) for n, tt, s in comps[:5]]
+    return make_finding(ctx, "G01", t, "high", ev,
+                        f"Start with what dominates: {name} ({cls}) takes {pct:.1f} % of DB time; the other findings are "
+                        "ranked by the share of DB time they can address.",
+                        title=f"Top of DB time: {name} ({cls}) {pct:.1f} %")
+
+
+@rule("G02", "cpu-bound", "CPU bound", family="general", db_cpu_pct=50.0, host_busy_pct=90.0)
+def g02(ctx: Context, th: dict):
+    """DB CPU dominates DB time or the host is saturated: SQL efficiency and CPU capacity, not the write path.
+
+    What it detects: DB CPU >= 50 % of DB time, or host CPU busy >= 90 %.
+    What to do: tune the top SQL by CPU/gets; check host CPU capacity and other consumers.
+    """
+    ctx.need("db_time_s", "db_cpu_s")
+    m = ctx.m
+    p = 100.0 * m.v("db_cpu_s") / m.v("db_time_s")
+    busy = m.v("host_cpu_busy_pct")
+    if p < th["db_cpu_pct"] and (busy is None or busy < th["host_busy_pct"]):
+        return None
+    demand = m.v("cpu_demand_ratio")
+    saturated = (busy is not None and busy >= th["host_busy_pct"]) or (demand is not None and demand >= 0.9)
+    ev = [Evidence("pct_db_time[DB CPU]", round(p, 2), "%", f">= {th['db_cpu_pct']} %", m["db_cpu_s"].sources),
+          ctx.ev("host_cpu_busy_pct", f">= {th['host_busy_pct']} %"), ctx.ev("aas"), ctx.ev("cpu_demand_ratio")]
+    return make_finding(ctx, "G02", m.v("db_cpu_s") if p >= th["db_cpu_pct"] else 0.0, "high" if busy is not None else "medium", ev,
+                        "CPU-bound workload: tune the SQL with most CPU and logical reads (SQL ordered by CPU Time / Gets), "
+                        "check host CPU capacity and non-Oracle consumers. Write-path changes will not help this part.",
+                        title=(f"CPU bound: DB CPU {p:.1f} % of DB time" if saturated or busy is None else
+                               f"DB time is mostly CPU ({p:.1f} %); the host is not saturated")
+                              + (f", host {busy:.0f} % busy" if busy is not None else ""))
+
+
+def _class_rule(ctx: Context, th: dict, rid: str, cls: str, title: str, rec: str):
+    ctx.need_events()
+    m = ctx.m
+    evs = [e for e in m.fg_events.values() if wait_class(e.name, e.wait_class) == cls]
+    dbt = m.v("db_time_s")
+    t = sum(e.time_s for e in evs)
+    if 100.0 * t / dbt < th["pct"]:
+        return None
+    evs.sort(key=lambda e: -e.time_s)
+    ev = [Evidence(f"pct_db_time[{e.name}]", round(100.0 * e.time_s / dbt, 2), "%", f"class sum >= {th['pct']} %", e.sources)
+          for e in evs[:5]]
+    return make_finding(ctx, rid, t, "high", ev, rec, title=f"{title}: {100.0 * t / dbt:.1f} % of DB time")
+
+
+@rule("G03", "row-lock-contention", "Row lock / application contention", family="general", pct=5.0)
+def g03(ctx: Context, th: dict):
+    """Sessions wait on each other's row locks (enq: TX - row lock contention, TM, ...): an application
+    design problem, not a write-path one. What to do: find the blocking sessions/rows (Segments by Row
+    Lock Waits, ASH blocking_session), shorten transactions, avoid hot rows, index foreign keys (TM)."""
+    return _class_rule(ctx, th, "G03", "Application", "Application (row lock) contention",
+                       "Find the blockers (ASH blocking_session, Segments by Row Lock Waits), shorten transactions, avoid "
+                       "hot rows/sequences in tables, index foreign keys (enq: TM). Faster redo or storage will not help.")
+
+
+@rule("G04", "concurrency", "Concurrency waits (latches, mutexes, buffer busy)", family="general", pct=10.0)
+def g04(ctx: Context, th: dict):
+    """Latch, mutex, library cache and buffer busy waits >= 10 % of DB time. What to do: hot blocks
+    (Segments by Buffer Busy Waits), parsing (cursor sharing), sequences, partitioning of hot indexes."""
+    return _class_rule(ctx, th, "G04", "Concurrency", "Concurrency waits",
+                       "Look for hot blocks (Segments by Buffer Busy Waits), hard parsing and cursor sharing, hot "
+                       "right-hand indexes and sequences; reduce concurrency on the hot objects.")
+
+
+@rule("G05", "cluster-waits", "RAC cluster waits", family="general", pct=10.0)
+def g05(ctx: Context, th: dict):
+    """gc* waits >= 10 % of DB time. What to do: interconnect health, application partitioning/service
+    affinity, hot blocks shipped between instances (gcs log flush sync ties it to LGWR)."""
+    return _class_rule(ctx, th, "G05", "Cluster", "RAC cluster waits",
+                       "Check interconnect latency and drops, route related work to one instance (services), reduce hot "
+                       "blocks shipped between instances; 'gc buffer busy' plus 'gcs log flush sync' link it to LGWR speed.")
+
+
+@rule("G06", "read-io-bound", "User I/O (reads) bound", family="general", pct=20.0)
+def g06(ctx: Context, th: dict):
+    """Foreground read waits (db file sequential/scattered read, direct path read) >= 20 % of DB time:
+    the read path (out of awrscope's write-path scope) - SQL access paths, caching, storage read latency."""
+    return _class_rule(ctx, th, "G06", "User I/O", "User I/O (mostly reads)",
+                       "Read-path problem: tune the SQL with most physical reads (SQL ordered by Reads / User I/O), "
+                       "check read latency of the storage and buffer cache sizing.")
