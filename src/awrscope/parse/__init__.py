@@ -14,6 +14,7 @@ from .header import db_from_titles, parse_header, parse_header_tables
 from .names import is_idle
 from .raw import HTML_HEADER_TITLE, Block
 from .sections import lookup
+from .reconcile import reconcile
 from .source import Source, decode, looks_binary, read_sources
 from .text import blocks_from_text, normalise_lines
 
@@ -87,6 +88,7 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
             header.instances = [Instance(inst)]
     _check_validity(report, text)
     _derive_times(report)
+    reconcile(report)
     return report
 
 
