@@ -80,10 +80,13 @@ class Section:
     def row(self, name: str) -> Row | None:
         """The row with this name; a name cut short as the text report prints it
         (``control file sequential re``) finds the row when exactly one matches."""
+        found = self.index.get("=" + " ".join(name.split()))  # exact case first: 'DML lock allocation' vs 'dml lock allocation'
+        if found is not None:
+            return found
         key = normalise_name(name)
         found = self.index.get(key)
         if found is None and len(key) >= 10:
-            hits = [r for k, r in self.index.items() if k.startswith(key)]
+            hits = [r for k, r in self.index.items() if k.startswith(key) and not k.startswith("=")]
             if len(hits) == 1:
                 found = hits[0]
         return found
@@ -111,6 +114,7 @@ def make_section(key: str, title: str, line: int, units: Mapping[str, str], rows
     for r in rows:
         if r.name:
             index.setdefault(normalise_name(r.name), r)
+            index.setdefault("=" + " ".join(r.name.split()), r)
     return Section(key, title, line, dict(units), rows, tuple(notes), index)
 
 
