@@ -23,7 +23,7 @@ def _num(v) -> str:
 def _header(doc: dict) -> list[str]:
     r = doc["report"]
     return [f"{doc['source']['path']}",
-            f"  {r['kind']} {r['format']} {r['version'] or '?'}  db {r['db_name']}  instance(s) {', '.join(r['instances']) or '?'}  "
+            f"  {r['kind']} {r['format']} {r['version'] or 'version not printed'}  db {r['db_name']}  instance(s) {', '.join(r['instances']) or '?'}  "
             f"snaps {r['begin_snap']}-{r['end_snap']}",
             f"  elapsed {_num(r['elapsed_s'])} s, DB time {_num(r['db_time_s'])} s ({r['db_time_basis']}, confidence {r['db_time_confidence']})"]
 

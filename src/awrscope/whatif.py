@@ -82,9 +82,11 @@ def w3_resize_logs(redo_bytes_per_hour: float, new_size_B: float, switches_per_h
                        "minutes_between_switches_after": None if not sph else round(60.0 / sph, 1),
                        "saved_s": [round(0.5 * saved, 1), round(saved, 1)],
                        "pct_db_time_saved": [None if p is None else round(p / 2, 2), None if p is None else round(p, 2)]},
-            "text": f"logs of {new_size_B / 2**20:,.0f} MiB: {sph if sph is None else round(sph, 1)} switches per hour "
-                    f"(was {switches_per_hour if switches_per_hour is None else round(switches_per_hour, 1)}); "
-                    f"up to {p if p is None else round(p, 1)} % of DB time saved"}
+            "text": f"logs of {new_size_B / 2**20:,.0f} MiB: "
+                    + (f"{sph:.1f} switches per hour" if sph is not None else "switch rate unknown")
+                    + (f" (was {switches_per_hour:.1f})" if switches_per_hour is not None
+                       else " (the report does not print the current switch rate)")
+                    + (f"; up to {p:.1f} % of DB time saved" if p is not None else "")}
 
 
 def w4_pga(temp_time_s: float, db_time_s: float | None, extra_ratio: float | None = None) -> dict:
