@@ -38,12 +38,7 @@ def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) ->
             cols = ["", "host"] + cols[2:]
         for line, cells in table.rows:
             label = cells[0].strip().lower().rstrip(":") if cells else ""
-            if label in ("begin snap", "end snap"):
-                snap = _snapshot(cols, cells, line)
-                if label == "begin snap":
-                    h.begin = snap
-                else:
-                    h.end = snap
+            if _take_snapshot(h, label, cols, cells, line):
                 continue
             inst = _fill(h, inst, cols, cells)
     if inst.name or inst.number is not None:
@@ -73,6 +68,18 @@ def _is_host_wrap(lines: list[str], idx: int) -> bool:
     """Statspack 12c wraps its host header: 'Host  Name  Platform  CPUs' / 'Cores Sockets Memory (G)'."""
     window = " ".join(lines[max(0, idx - 3): idx])
     return "Cores Sockets" in window and "Platform" in window and window.lstrip().startswith("Host")
+
+
+def _take_snapshot(h: Header, label: str, cols: list[str], cells: list[str], line: int) -> bool:
+    """A 'Begin Snap:' / 'End Snap:' row goes to the header's begin/end snapshot."""
+    if label not in ("begin snap", "end snap"):
+        return False
+    snap = _snapshot(cols, cells, line)
+    if label == "begin snap":
+        h.begin = snap
+    else:
+        h.end = snap
+    return True
 
 
 def _snapshot(cols: list[str], cells: list[str], line: int) -> Snapshot:
@@ -167,12 +174,7 @@ def parse_header_tables(tables: list, first_line: int, issues: list[ParseIssue])
         cols = [" ".join(c.lower().split()) for c in table.columns]
         for line, cells in table.rows:
             label = cells[0].strip().lower().rstrip(":") if cells else ""
-            if label in ("begin snap", "end snap"):
-                snap = _snapshot(cols, cells, line)
-                if label == "begin snap":
-                    h.begin = snap
-                else:
-                    h.end = snap
+            if _take_snapshot(h, label, cols, cells, line):
                 continue
             if label in ("elapsed", "db time"):
                 minutes = _minutes_in(cells[1:])
