@@ -131,7 +131,8 @@ def side(report: Report, config: dict | None = None, label: str = "") -> dict:
     config = config or {}
     elapsed, ebasis = _elapsed(report)
     rep = report if elapsed == report.elapsed_s else dataclasses.replace(report, elapsed_s=elapsed)
-    if rep.db_time_s is None and elapsed and _lp(rep, "DB time") is not None:
+    if rep.db_time_s is None and elapsed and (_lp(rep, "DB time") or 0) > 0:
+        # compare-period reports print DB time per second in the Workload Comparison only
         rep = dataclasses.replace(rep, db_time_s=_lp(rep, "DB time") * elapsed)
     alpha = float(config.get("metrics", {}).get("alpha", DEFAULT_ALPHA))
     m = derive(rep, alpha=alpha)
