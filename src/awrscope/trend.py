@@ -141,7 +141,7 @@ def trend(windows: list[dict], errors: list[dict] | None = None) -> dict:
                      "instances": sorted({w["instance"] for w in ws if w["instance"]})},
         "series_meta": [{"id": i, "label": lab, "unit": u} for i, lab, u in SERIES],
         "windows": ws,
-        "series": {i: [w["values"][i] for w in ws] for i, _l, _u in SERIES},
+        "series": {i: [w["values"].get(i) for w in ws] for i, _l, _u in SERIES},
         "findings": sorted(fired.values(), key=lambda e: -(e["max_pct_db_time"] or 0)),
         "worst": sorted(range(len(ws)), key=lambda k: -ws[k]["score"]),
         "continuity": _continuity(ws),
