@@ -121,7 +121,7 @@ def test_cli_formats_and_exit_codes(tmp_path):
     assert r.invoke(main, ["compare", "--streams", "5", str(FIG4), str(FIG5)]).exit_code == 2
 
 
-def test_html_format_needs_the_renderer(monkeypatch):
+def test_html_format_needs_the_renderer():
     import importlib.util
 
     if importlib.util.find_spec("awrscope.render_html") is not None:

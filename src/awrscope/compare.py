@@ -14,7 +14,6 @@ import statistics
 
 from .analysis import analyze
 from .metrics import DEFAULT_ALPHA, derive
-from .metrics.derive import scalability as _scalability_m103  # noqa: F401  (M103, used for k = 2)
 from .model import Report, normalise_name
 from .whatif import w1_faster_redo
 
@@ -450,6 +449,3 @@ def compare(before: Report, after: Report | None = None, config: dict | None = N
                              "give it alone to compare its two periods")
     return compare_sides(side(before, config, "before"), side(after, config, "after"), config, streams, run_elapsed)
 
-
-def isfinite(x) -> bool:
-    return isinstance(x, (int, float)) and math.isfinite(x)
