@@ -96,3 +96,16 @@ def test_cli_trend_exit_codes_and_formats(tmp_path):
     assert doc["kind"] == "trend" and doc["errors"][0]["path"] == str(bad)
     assert r.invoke(main, ["trend", str(bad)]).exit_code == 2
     assert r.invoke(main, ["trend", str(tmp_path / "missing")]).exit_code == 2
+
+
+def test_loader_keeps_input_order_and_error_rows(tmp_path, capsys):
+    from awrscope.loader import load_many
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a report\n")
+    paths = [str(SEEDS / "ault_fig4_awr_disk.txt"), str(bad), str(SEEDS / "ault_fig5_awr_write_accel.txt")]
+    rows = load_many(paths, 10**8, workers=2, progress=True)
+    assert [r[0] for r in rows] == paths
+    assert rows[0][1].header.db_name == "AULTDB" and rows[1][1] is None and "not an AWR" in rows[1][2]
+    err = capsys.readouterr().err
+    assert "3/3 reports" in err  # the progress bar (only drawn when stderr is a terminal, unless forced)
