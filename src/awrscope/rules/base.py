@@ -120,8 +120,11 @@ class Context:
         self.claims[event] = self.claims.get(event, 0.0) + granted
         return granted
 
+    # Metrics that rules divide by: zero is as unusable as missing (an idle interval).
+    _DIVISORS = frozenset({"db_time_s", "elapsed_s"})
+
     def need(self, *metric_ids: str) -> None:
-        missing = [k for k in metric_ids if self.m.v(k) is None]
+        missing = [k for k in metric_ids if self.m.v(k) is None or (k in self._DIVISORS and not self.m.v(k))]
         if missing:
             raise Needs(*missing)
 
