@@ -188,6 +188,20 @@ def rules_explain(rule_id: str) -> None:
         click.echo(f"  {k} = {v}")
 
 
+def _register_optional_commands() -> None:
+    from .store.commands import db_group
+
+    main.add_command(db_group)
+    try:
+        from .web.commands import serve_cmd
+    except ImportError:  # the web extra is optional
+        return
+    main.add_command(serve_cmd)
+
+
+_register_optional_commands()
+
+
 def _emit(text: str, output: str | None) -> None:
     if output:
         with open(output, "w", encoding="utf-8") as fh:
