@@ -11,7 +11,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .. import __version__
 from ..parse.source import DEFAULT_MAX_BYTES, Source, expand_inputs
-from .backend import Connection, connect, default_url, migrate
+from .backend import Connection, connect, default_url
+from .backend import migrate as _migrate
 from .ingest import COMPRESSION, Failed, Prepared, decompress, prepare
 
 LIST_COLUMNS = ("id", "sha256", "source_name", "bytes", "imported_at", "analyzed_at", "kind", "format", "version",
@@ -39,10 +40,11 @@ def _now() -> str:
 
 
 class Store:
-    def __init__(self, url: str | None = None, conn: Connection | None = None):
+    def __init__(self, url: str | None = None, conn: Connection | None = None, migrate: bool = True):
         self.url = url or default_url()
         self.conn = conn or connect(self.url)
-        migrate(self.conn)
+        if migrate:
+            _migrate(self.conn)
 
     # -- context manager -------------------------------------------------------------------------------------
     def close(self) -> None:
