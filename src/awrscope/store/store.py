@@ -291,8 +291,9 @@ class Store:
             s["unit"] = s["unit"] or unit
             s["points"].append({"report_id": rid, "begin_time": begin, "end_time": end, "instance": inst,
                                 "value": value})
-        reports = self.list(limit=10_000, db=db, instance=instance, since=since, until=until)
-        return {"db": db, "instance": instance, "reports": len(reports),
+        first = self.list(limit=1, db=db, instance=instance, since=since, until=until)
+        return {"db": db, "db_name": first[0]["db_name"] if first else None, "instance": instance,
+                "reports": self.count(db=db, instance=instance, since=since, until=until),
                 "series": [series[m] for m in wanted]}
 
     def iter_ids(self) -> Iterator[int]:

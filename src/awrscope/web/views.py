@@ -72,7 +72,7 @@ def rules_doc() -> list[dict]:
 
 # -- charts: inline SVG, drawn on the server (no script, no CDN) -----------------------------------------------
 
-def bar_chart(items: list[tuple[str, float, str]], width: int = 640, unit: str = "% of DB time") -> dict:
+def bar_chart(items: list[tuple[str, float, str]], width: int = 900, unit: str = "% of DB time") -> dict:
     """Horizontal bars: (label, value, css class). Returns geometry for the template."""
     top = max([v for _, v, _ in items] + [1e-9])
     scale = 100.0 if unit.startswith("%") and top <= 100 else top
@@ -85,11 +85,11 @@ def bar_chart(items: list[tuple[str, float, str]], width: int = 640, unit: str =
     return {"width": width, "height": len(items) * row_h + 8, "label_w": label_w, "bars": bars, "unit": unit}
 
 
-def line_chart(points: list[tuple[str, float, int]], width: int = 720, height: int = 220) -> dict | None:
+def line_chart(points: list[tuple[str, float, int]], width: int = 1100, height: int = 230) -> dict | None:
     """(x label, value, report id) in time order to polyline geometry with a few axis labels."""
     if not points:
         return None
-    pad_l, pad_r, pad_t, pad_b = 64, 16, 12, 40
+    pad_l, pad_r, pad_t, pad_b = 84, 16, 12, 40
     vals = [v for _, v, _ in points]
     lo, hi = min(0.0, min(vals)), max(vals)
     if hi == lo:
@@ -106,8 +106,8 @@ def line_chart(points: list[tuple[str, float, int]], width: int = 720, height: i
     dots = [{"x": round(x(i), 1), "y": round(y(v), 1), "label": lab, "value": v, "report_id": rid}
             for i, (lab, v, rid) in enumerate(points)]
     ticks = [{"y": round(y(lo + (hi - lo) * k / 4), 1), "value": lo + (hi - lo) * k / 4} for k in range(5)]
-    step = max(1, n // 6)
-    xlabels = [{"x": d["x"], "label": (d["label"] or "?")[:10]} for d in dots[::step]]
+    step = max(1, math.ceil(n / 6))
+    xlabels = [{"x": d["x"], "label": (d["label"] or "?")[:16]} for d in dots[::step]]
     return {"width": width, "height": height, "pad_l": pad_l, "plot_bottom": pad_t + plot_h, "plot_right": pad_l + plot_w,
             "path": " ".join(f"{d['x']},{d['y']}" for d in dots), "dots": dots, "ticks": ticks, "xlabels": xlabels}
 
@@ -116,6 +116,8 @@ def fmt_num(v: Any, digits: int = 3) -> str:
     if v is None:
         return "–"
     if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, int):
         return str(v)
     if v == 0:
         return "0"
