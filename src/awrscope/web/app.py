@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Red
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
+from starlette.formparsers import MultiPartException
 
 from .. import __version__
 from ..store import ImportResult, Store
@@ -109,11 +110,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
                 if wants_html(request):
                     return RedirectResponse(f"/login?{urlencode({'next': request.url.path})}", status_code=303)
                 return JSONResponse({"detail": "a token is required (Authorization: Bearer TOKEN)"}, status_code=401)
-        try:
-            response = await call_next(request)
-        except BodyTooLarge:
-            response = await _error(request, 413, f"The upload is larger than the limit of "
-                                                  f"{max_request_bytes / 1e6:.0f} MB.")
+        response = await call_next(request)
         response.headers["Content-Security-Policy"] = (
             f"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
             f"script-src 'self' 'nonce-{request.state.nonce}'; object-src 'none'; frame-ancestors 'none'; "
@@ -126,6 +123,10 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         if wants_html(request):
             return page(request, "error.html", status=status, title=_TITLES.get(status, "Error"), message=message)
         return JSONResponse({"detail": message}, status_code=status)
+
+    @app.exception_handler(BodyTooLarge)
+    async def too_large(request: Request, exc: BodyTooLarge):
+        return await _error(request, 413, f"The upload is larger than the limit of {max_request_bytes / 1e6:.0f} MB.")
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
@@ -183,7 +184,16 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         return page(request, "index.html", **data, max_mb=max_request_bytes / 1e6)
 
     async def _upload(request: Request) -> list[ImportResult]:
-        form = await request.form(max_files=MAX_FILES, max_fields=20)
+        try:
+            form = await request.form(max_files=MAX_FILES, max_fields=20)
+        except BodyTooLarge:
+            raise HTTPException(413, f"The upload is larger than the limit of {max_request_bytes / 1e6:.0f} MB.")
+        except BaseExceptionGroup as eg:  # BaseHTTPMiddleware wraps what the body stream raises
+            if eg.subgroup(BodyTooLarge) is None:
+                raise
+            raise HTTPException(413, f"The upload is larger than the limit of {max_request_bytes / 1e6:.0f} MB.")
+        except MultiPartException as e:
+            raise HTTPException(400, f"The upload is not a readable form ({e.message}).")
         files = [f for f in form.getlist("files") if hasattr(f, "read")]
         if not files:
             raise HTTPException(400, "No file was uploaded: choose or drop one or more report files.")
