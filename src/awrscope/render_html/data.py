@@ -122,18 +122,38 @@ def _commit_path(doc: dict) -> dict | None:
 
 
 def _histograms(report: Report) -> list[dict]:
+    """Per event, the histogram sections it appears in. 19c splits one histogram over several sections whose
+    percentages all refer to the event's total waits and whose ranges chain (the overflow bucket '>=512us' of one
+    is detailed by the next, which starts with the cumulative '<512us'): those are merged into one histogram.
+    Sections that do not chain are drawn on their own."""
     out = []
     for event in HISTOGRAM_EVENTS:
+        parts = []
         for key in HISTOGRAM_SECTIONS:
             sec = report.sections.get(key)
             row = sec.row(event) if sec is not None else None
             if row is None:
                 continue
             buckets = [{"label": f, "pct": row.values.get(f)} for f, u in sec.units.items() if u == "%"]
-            if not any(b["pct"] for b in buckets):
+            if not buckets or not any(b["pct"] for b in buckets):
                 continue
-            out.append({"event": row.name, "section": key, "title": sec.title, "line": row.line,
-                        "total_waits": row.values.get("total_waits"), "buckets": buckets})
+            parts.append({"event": row.name, "sections": [key], "title": sec.title, "lines": [row.line],
+                          "total_waits": row.values.get("total_waits"), "buckets": buckets})
+        merged: list[dict] = []
+        for p in parts:
+            prev = merged[-1] if merged else None
+            last = prev["buckets"][-1]["label"] if prev else ""
+            if prev and last.startswith(">=") and p["buckets"][0]["label"] == "<" + last[2:]:
+                prev["buckets"] = prev["buckets"][:-1] + p["buckets"][1:]
+                prev["sections"] += p["sections"]
+                prev["lines"] += p["lines"]
+                prev["title"] = f"Wait Event Histogram, {len(prev['sections'])} sections merged"
+                prev["total_waits"] = report.sections[prev["sections"][0]].row(event).values.get("total_waits")
+            else:
+                merged.append(p)
+        for m in merged:
+            m["section"], m["line"] = m["sections"][0], m["lines"][0]
+        out += merged
     return out
 
 
@@ -152,7 +172,7 @@ def _io(report: Report) -> dict | None:
         rf, wf, rms, wms, unit = _IO_FIELDS[key]
         rows = []
         for row in sec:
-            if not row.name:
+            if not row.name or row.name.strip().upper() == "TOTAL":
                 continue
             r, w = row.values.get(rf), row.values.get(wf)
             if r is None and w is None:

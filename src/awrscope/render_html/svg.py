@@ -26,7 +26,7 @@ def _n(v: float | None, unit: str = "") -> str:
     if a >= 1e4 and unit in ("B", "B/s"):
         s = f"{v / 1024:.1f} KiB"
         return s + ("/s" if unit == "B/s" else "")
-    if a >= 1e6:
+    if a >= 1e6 or (a >= 100 and float(v).is_integer()):
         s = f"{v:,.0f}"
     elif a >= 100:
         s = f"{v:,.1f}"
@@ -78,12 +78,14 @@ def hbars(items: list[dict], *, label: str, kind: str, unit: str = "", value_key
 
 def stacked(parts: list[dict], *, label: str, kind: str, total: float | None = None, unit: str = "s") -> Markup:
     """One 100 % bar split into parts {label, value, cls}; a legend below with value and share."""
-    parts = [p for p in parts if p.get("value") is not None and p["value"] > 0]
+    legend = [p for p in parts if p.get("value") is not None]
+    parts = [p for p in legend if p["value"] > 0]
     if not parts:
         return Markup("")
     total = total or sum(p["value"] for p in parts)
     x0, bw, bh = 4, W - 8, 34
-    leg_rows = (len(parts) + 2) // 3
+    ncol = 3 if len(legend) > 4 else 2
+    leg_rows = (len(legend) + ncol - 1) // ncol
     h = bh + 14 + leg_rows * 20 + 4
     out = [_open(h, label, kind)]
     x = float(x0)
@@ -96,9 +98,9 @@ def stacked(parts: list[dict], *, label: str, kind: str, total: float | None = N
         if w > 60:
             out.append(f'<text class="inbar" x="{x + 6:.1f}" y="{bh / 2 + 6:.1f}">{share:.0f} %</text>')
         x += w
-    for k, p in enumerate(parts):
-        col, row = k % 3, k // 3
-        lx, ly = x0 + col * (W // 3), bh + 20 + row * 20
+    for k, p in enumerate(legend):
+        col, row = k % ncol, k // ncol
+        lx, ly = x0 + col * (W // ncol), bh + 20 + row * 20
         share = 100 * p["value"] / total
         out.append(f'<rect class="seg {escape(p.get("cls") or "s0")}" x="{lx}" y="{ly - 10}" width="12" height="12" rx="2"/>'
                    f'<text class="lbl" x="{lx + 17}" y="{ly}">{escape(_trunc(p["label"], 24))} '
@@ -108,27 +110,40 @@ def stacked(parts: list[dict], *, label: str, kind: str, total: float | None = N
 
 
 def columns(buckets: list[dict], *, label: str, kind: str) -> Markup:
-    """Vertical bars of a wait histogram: buckets {label, pct}, blank buckets drawn as 0 and labelled '-'."""
+    """Vertical bars of a wait histogram: buckets {label, pct}, blank buckets drawn as 0 and labelled '-'.
+    Many buckets (19c's merged histograms) get smaller, slanted labels."""
     if not buckets:
         return Markup("")
-    h, base, top = 170, 140, 18
     n = len(buckets)
+    if n > 12:  # drop the empty ends (keep one empty bucket each side for context)
+        filled = [k for k, b in enumerate(buckets) if b.get("pct")]
+        if filled:
+            buckets = buckets[max(0, filled[0] - 1): filled[-1] + 2]
+            n = len(buckets)
+    dense = n > 12
+    vmax = max([b.get("pct") or 0 for b in buckets] + [1.0])  # scale to the tallest bucket; labels give the %
+    base, top = 140, 18
+    h = base + (52 if dense else 26)
     slot = (W - 20) / n
+    fs = 10 if dense else FONT
     out = [_open(h, label, kind)]
     out.append(f'<line class="axis" x1="10" y1="{base}" x2="{W - 10}" y2="{base}"/>')
     for k, b in enumerate(buckets):
         v = b.get("pct")
         x = 10 + k * slot
-        bh = (base - top) * (v or 0) / 100.0
-        cls = "s0" if not b.get("cls") else b["cls"]
+        cx = x + slot / 2
+        bh = (base - top) * (v or 0) / vmax
+        cls = b.get("cls") or "s0"
+        shown = "" if v is None and dense else ("-" if v is None else f"{v:g}%")
+        lab = (f'<text class="lbl" font-size="{fs}" x="{cx:.1f}" y="{base + 12}" text-anchor="end" '
+               f'transform="rotate(-40 {cx:.1f} {base + 12})">{escape(b["label"])}</text>' if dense else
+               f'<text class="lbl" x="{cx:.1f}" y="{base + 16}" text-anchor="middle">{escape(b["label"])}</text>')
         out.append(f'<g class="col" data-label="{escape(b["label"])}" data-value="{"" if v is None else v}">'
                    f'<title>{escape(b["label"])}: {"-" if v is None else f"{v:g} %"}</title>'
-                   f'<rect class="bar {cls}" x="{x + slot * 0.15:.1f}" y="{base - bh:.1f}" width="{slot * 0.7:.1f}" '
-                   f'height="{max(bh, 0):.1f}" rx="2"/>'
-                   f'<text class="val" x="{x + slot / 2:.1f}" y="{base - bh - 4:.1f}" text-anchor="middle">'
-                   f'{"-" if v is None else f"{v:g}%"}</text>'
-                   f'<text class="lbl" x="{x + slot / 2:.1f}" y="{base + 16}" text-anchor="middle">'
-                   f'{escape(b["label"])}</text></g>')
+                   f'<rect class="bar {escape(cls)}" x="{x + slot * 0.15:.1f}" y="{base - bh:.1f}" '
+                   f'width="{slot * 0.7:.1f}" height="{max(bh, 0):.1f}" rx="2"/>'
+                   f'<text class="val" font-size="{fs}" x="{cx:.1f}" y="{base - bh - 4:.1f}" text-anchor="middle">'
+                   f'{escape(shown)}</text>{lab}</g>')
     out.append("</svg>")
     return Markup("".join(out))
 
