@@ -223,5 +223,7 @@ def _fmt(v: float | None, unit: str) -> str:
     return "n/a" if v is None else f"{v:,.1f} {unit}"
 
 
+from . import cli_multi  # noqa: E402,F401  (registers compare and trend)
+
 if __name__ == "__main__":
     main()

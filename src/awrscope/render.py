@@ -102,3 +102,8 @@ def render_markdown(doc: dict) -> str:
     if doc["not_applicable"]:
         out += ["", "## Not applicable", ""] + [f"- {n['id']} {n['title']}: needs {', '.join(n['needs'])}" for n in doc["not_applicable"]]
     return "\n".join(out)
+
+
+# Compare, trend and fleet documents (docs/compare.md) are rendered in render_compare.py.
+from .render_compare import compare_markdown as render_compare_markdown  # noqa: E402,F401
+from .render_compare import compare_text as render_compare_text  # noqa: E402,F401
