@@ -149,15 +149,16 @@ def columns(buckets: list[dict], *, label: str, kind: str) -> Markup:
 
 
 def paired(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a_name: str, b_name: str,
-           unit: str = "", label_w: int = 230, note=None) -> Markup:
-    """Two bars per row (e.g. reads and writes, or before and after), each scaled to the largest value of all."""
+           unit: str = "", label_w: int = 270, note=None) -> Markup:
+    """Two bars per row (e.g. reads and writes, or before and after), each scaled to the largest value of all.
+    ``note(row)`` adds text after the first bar; a row's ``note_b`` after the second (e.g. the change in %)."""
     rows = [r for r in rows if r.get(a_key) is not None or r.get(b_key) is not None]
     if not rows:
         return Markup("")
     row_h, top = 34, 24
     h = top + row_h * len(rows) + 4
     vmax = max(max(r.get(a_key) or 0, r.get(b_key) or 0) for r in rows) or 1.0
-    bar_w = W - label_w - 170
+    bar_w = W - label_w - 190
     out = [_open(h, label, kind),
            f'<rect class="bar pa" x="{label_w}" y="4" width="12" height="12"/><text class="lbl" x="{label_w + 17}" y="14">{escape(a_name)}</text>'
            f'<rect class="bar pb" x="{label_w + 140}" y="4" width="12" height="12"/><text class="lbl" x="{label_w + 157}" y="14">{escape(b_name)}</text>']
@@ -167,7 +168,7 @@ def paired(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a
         extra = note(r) if note else ""
         out.append(f'<g class="row{hl}" data-label="{escape(r["label"])}">'
                    f'<text class="lbl{hl}" x="{label_w - 8}" y="{y + 19}" text-anchor="end">'
-                   f'{escape(_trunc(str(r["label"]), 34))}</text>')
+                   f'{escape(_trunc(str(r["label"]), 40))}</text>')
         for j, (key, cls) in enumerate(((a_key, "pa"), (b_key, "pb"))):
             v = r.get(key)
             w = 0 if not v else max(1.0, bar_w * v / vmax)
@@ -175,7 +176,7 @@ def paired(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a
             out.append(f'<rect class="bar {cls}" x="{label_w}" y="{yy}" width="{w:.1f}" height="12" rx="2" '
                        f'data-value="{"" if v is None else v}"/>'
                        f'<text class="val" x="{label_w + w + 5:.1f}" y="{yy + 10}">'
-                       f'{escape(_n(v, unit))}{escape(extra if j == 0 else "")}</text>')
+                       f'{escape(_n(v, unit))}{escape(extra if j == 0 else (r.get("note_b") or ""))}</text>')
         out.append("</g>")
     out.append("</svg>")
     return Markup("".join(out))

@@ -147,9 +147,91 @@ def section_tables(report: Report | None) -> list[dict]:
     return tables
 
 
+def _delta_cells(d: dict, unit: str = "") -> dict:
+    pct = d.get("pct")
+    return {"before": d.get("before"), "after": d.get("after"), "diff": d.get("diff"), "pct": pct, "unit": unit,
+            "dir": None if pct is None or abs(pct) < 0.5 else ("up" if pct > 0 else "down")}
+
+
 def compare_view(doc: dict) -> dict:
-    raise NotImplementedError
+    """Before/after view of a compare document (awrscope.compare, docs/compare.md)."""
+    b, a = doc["before"], doc["after"]
+    title = (f"awrscope compare: {b['report'].get('db_name') or '?'} {b['report'].get('begin_snap')}-"
+             f"{b['report'].get('end_snap')} vs {a['report'].get('db_name') or '?'} {a['report'].get('begin_snap')}-"
+             f"{a['report'].get('end_snap')}")
+    metrics = doc.get("metrics", {})
+    rows = []
+    for mid, d in metrics.items():
+        rows.append({"id": mid, "label": d.get("label", mid), "kind": d.get("kind"), **_delta_cells(d, d.get("unit", ""))})
+    def bar(r: dict) -> dict:
+        return {"label": r["label"], "before": r["before"], "after": r["after"],
+                "note_b": f"  ({r['pct']:+.0f} %)" if r.get("pct") is not None else ""}
+    # DB time per transaction is a latency too, but ~100x the redo latencies: it would flatten them.
+    lat = [bar(r) for r in rows if r["unit"] == "ms" and r["id"] != "db_time_per_txn_ms"
+           and (r["before"] is not None or r["after"] is not None)]
+    shares = [bar(r) for r in rows if r["unit"] == "%" and (r["before"] or r["after"])]
+    rates = [bar(r) for r in rows
+             if r["kind"] == "rate" and r["unit"] in ("1/s", "sessions", "s/s") and (r["before"] or r["after"])]
+    ev = [e for e in doc.get("events", []) if e.get("scope") == "fg"][:10]
+    ev_rows = [bar({"label": e["event"], **e["pct_db_time"]}) for e in ev]
+    fd = doc.get("findings", [])
+    f_rows = [{"label": f"{f['id']} ({f['status']})", "before": f.get("pct_db_time_before"),
+               "after": f.get("pct_db_time_after"), "note_b": ""} for f in fd if f.get("status") != "unchanged" or
+              (f.get("pct_db_time_before") or 0) + (f.get("pct_db_time_after") or 0) >= 1]
+    pair = dict(a_key="before", b_key="after", a_name=b.get("label") or "before", b_name=a.get("label") or "after")
+    svgs = {
+        "latency": svg.paired(lat, label="Latencies before and after, ms", kind="cmp_latency", unit="ms", **pair),
+        "rates": svg.paired(rates, label="Rates before and after, per second", kind="cmp_rates", **pair),
+        "shares": svg.paired(shares, label="Shares before and after, %", kind="cmp_shares", unit="%", **pair),
+        "events": svg.paired(ev_rows, label="Top foreground events, % of DB time", kind="cmp_events", unit="%", **pair),
+        "findings": svg.paired(f_rows, label="Findings, % of DB time", kind="cmp_findings", unit="%", **pair),
+    }
+    events = [{"event": e["event"], "scope": e["scope"],
+               **{k: _delta_cells(e[k]) for k in ("avg_ms", "waits_per_s", "time_per_s", "pct_db_time")}}
+              for e in doc.get("events", [])]
+    stats = [{"statistic": s_["statistic"], "per_s": _delta_cells(s_["per_s"]), "per_txn": _delta_cells(s_["per_txn"])}
+             for s_ in doc.get("statistics", [])]
+    return {"title": title, "doc": doc, "before": b, "after": a, "metrics": rows, "svg": svgs, "events": events,
+            "statistics": stats[:MAX_TABLE_ROWS], "statistics_total": len(stats)}
+
+
+#: Metrics drawn as time series in a trend, in order (ids of the trend document's points, or of the catalogue).
+TREND_METRICS = ("aas", "lfs_ms", "lfpw_ms_per_write", "redo_Bps", "redo_rate_Bps", "txn_per_s", "commit_rate",
+                 "log_switches_per_hour", "temp_io_share", "undo_block_write_share")
+
+
+def _val(x):
+    return x.get("value") if isinstance(x, dict) else x
 
 
 def trend_view(doc: dict) -> dict:
-    raise NotImplementedError
+    """A trend document: ``points`` (or ``reports``), each with a label/time, ``metrics`` {id: value or {value, unit}}
+    and ``findings`` [{id, severity, ...}]. Windows where a finding fires are shaded on every series."""
+    pts = doc.get("points") or doc.get("reports") or doc.get("series") or []
+    norm = []
+    for k, p in enumerate(pts):
+        rep = p.get("report", {})
+        x = (p.get("label") or p.get("end_time") or rep.get("end_time") or
+             (f"{rep.get('begin_snap')}-{rep.get('end_snap')}" if rep.get("begin_snap") is not None else f"#{k + 1}"))
+        norm.append({"x": str(x), "metrics": p.get("metrics", {}), "findings": p.get("findings", [])})
+    units = {}
+    for p in norm:
+        for mid, v in p["metrics"].items():
+            if isinstance(v, dict) and v.get("unit"):
+                units.setdefault(mid, v["unit"])
+    ids = [m for m in TREND_METRICS if any(_val(p["metrics"].get(m)) is not None for p in norm)]
+    fired: dict[str, list[str]] = {}
+    for p in norm:
+        for f in p["findings"]:
+            fid = f.get("id") if isinstance(f, dict) else str(f)
+            if (f.get("severity") if isinstance(f, dict) else None) in ("info",):
+                continue
+            fired.setdefault(p["x"], []).append(fid)
+    marks = [{"x": x, "label": "findings: " + ", ".join(v)} for x, v in fired.items()]
+    charts = [{"metric": m, "unit": units.get(m, ""),
+               "svg": svg.series([{"x": p["x"], "y": _val(p["metrics"].get(m))} for p in norm],
+                                 label=f"{m} over time", kind="trend", unit=units.get(m, ""), marks=marks)}
+              for m in ids]
+    title = f"awrscope trend: {len(norm)} reports"
+    return {"title": title, "doc": doc, "points": norm, "charts": charts, "marks": marks,
+            "finding_ids": sorted({f for v in fired.values() for f in v})}
