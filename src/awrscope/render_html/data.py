@@ -20,10 +20,14 @@ HISTOGRAM_EVENTS = ("log file sync", "log file parallel write", "db file sequent
 HISTOGRAM_SECTIONS = ("wait_histogram_us", "wait_histogram", "wait_histogram_32ms", "wait_histogram_64ms_2s",
                       "wait_histogram_4s_2m")
 #: Redo figures shown as tiles (metric ids of the catalogue).
-REDO_METRICS = ("redo_rate_Bps", "redo_write_size_B", "redo_wastage_pct", "redo_block_size_est", "redo_write_ms",
-                "lfpw_ms_per_write", "commit_rate", "redo_per_commit_B", "log_switches_per_hour",
-                "minutes_between_switches")
+REDO_METRICS = {"redo_rate_Bps": "redo generated", "redo_write_size_B": "average redo write",
+                "redo_wastage_pct": "redo wastage", "redo_block_size_est": "inferred redo block size",
+                "redo_write_ms": "redo write time per write", "lfpw_ms_per_write": "log file parallel write per write",
+                "commit_rate": "user commits", "redo_per_commit_B": "redo per commit",
+                "log_switches_per_hour": "log switches", "minutes_between_switches": "minutes between switches"}
 TOP_EVENTS = 10
+_CLASSES = ("User I/O", "System I/O", "Commit", "Configuration", "Concurrency", "Application", "Other", "Cluster",
+            "Network", "Scheduler", "Administrative", "Queueing")
 TOP_IO_ROWS = 15
 
 _TEMP = re.compile(r"temp", re.I)
@@ -83,6 +87,22 @@ def _db_time(doc: dict, report: Report | None, metrics) -> dict | None:
                     continue
                 classes.append({"label": row.name, "kind": "class", "time_s": t, "pct": _pct(t, dbt),
                                 "line": row.line})
+    if not classes and metrics is not None and metrics.fg_events:
+        # No Foreground Wait Class section (AWR 10g/11.1 text, Statspack): sum the foreground events by their class,
+        # as printed beside the event or in Top Events, else "waits (class not printed)".
+        from .views import EVENT_CLASS
+        printed = {}
+        top = report.sections.get("top_events") if report is not None else None
+        for row in top or ():
+            if row.name and row.text.get("wait_class"):
+                printed[row.name.lower()] = row.text["wait_class"]
+        sums: dict[str, float] = {}
+        for e in metrics.fg_events.values():
+            wc = e.wait_class or printed.get(e.name.lower()) or EVENT_CLASS.get(e.name.lower()) or "waits (class not printed)"
+            wc = next((k for k in _CLASSES if k.lower().startswith(wc.lower())), wc)  # 'Configurat' (cut short)
+            sums[wc] = sums.get(wc, 0.0) + e.time_s
+        classes = [{"label": k, "kind": "class", "time_s": round(v, 3), "pct": _pct(v, dbt), "line": None,
+                    "derived": "sum of foreground events"} for k, v in sums.items() if v > 0]
     classes.sort(key=lambda c: -c["time_s"])
     components += classes
     events = []
@@ -191,10 +211,10 @@ def _io(report: Report) -> dict | None:
 def _redo(doc: dict) -> list[dict]:
     m = doc.get("metrics", {})
     out = []
-    for k in REDO_METRICS:
+    for k, label in REDO_METRICS.items():
         x = m.get(k)
         if not x or x.get("value") is None:
             continue
-        out.append({"metric": k, "value": x["value"], "unit": x["unit"], "formula": x.get("formula"),
+        out.append({"metric": k, "label": label, "value": x["value"], "unit": x["unit"], "formula": x.get("formula"),
                     "note": x.get("note"), "lines": [s.get("line") for s in x.get("source", []) if s.get("line")]})
     return out

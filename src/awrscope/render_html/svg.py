@@ -34,6 +34,8 @@ def _n(v: float | None, unit: str = "") -> str:
         s = f"{v:.2f}".rstrip("0").rstrip(".")
     else:
         s = f"{v:.3g}"
+    if unit in ("1/s", "1/h", "1/min"):
+        return f"{s}{unit[1:]}"
     return f"{s} {unit}".rstrip() if unit else s
 
 
@@ -41,8 +43,8 @@ def _trunc(s: str, n: int) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
 
-def _open(h: int, label: str, kind: str) -> str:
-    return (f'<svg class="chart" data-chart="{escape(kind)}" viewBox="0 0 {W} {h}" width="100%" '
+def _open(h: int, label: str, kind: str, width: int = W) -> str:
+    return (f'<svg class="chart" data-chart="{escape(kind)}" viewBox="0 0 {width} {h}" width="100%" '
             f'preserveAspectRatio="xMinYMin meet" role="img" aria-label="{escape(label)}" '
             f'font-size="{FONT}"><title>{escape(label)}</title>')
 
@@ -109,7 +111,7 @@ def stacked(parts: list[dict], *, label: str, kind: str, total: float | None = N
     return Markup("".join(out))
 
 
-def columns(buckets: list[dict], *, label: str, kind: str) -> Markup:
+def columns(buckets: list[dict], *, label: str, kind: str, narrow: bool = False) -> Markup:
     """Vertical bars of a wait histogram: buckets {label, pct}, blank buckets drawn as 0 and labelled '-'.
     Many buckets (19c's merged histograms) get smaller, slanted labels."""
     if not buckets:
@@ -121,13 +123,14 @@ def columns(buckets: list[dict], *, label: str, kind: str) -> Markup:
             buckets = buckets[max(0, filled[0] - 1): filled[-1] + 2]
             n = len(buckets)
     dense = n > 12
+    width = 460 if narrow and not dense else W  # half-width charts keep their text at reading size
     vmax = max([b.get("pct") or 0 for b in buckets] + [1.0])  # scale to the tallest bucket; labels give the %
     base, top = 140, 18
     h = base + (52 if dense else 26)
-    slot = (W - 20) / n
+    slot = (width - 20) / n
     fs = 10 if dense else FONT
-    out = [_open(h, label, kind)]
-    out.append(f'<line class="axis" x1="10" y1="{base}" x2="{W - 10}" y2="{base}"/>')
+    out = [_open(h, label, kind, width)]
+    out.append(f'<line class="axis" x1="10" y1="{base}" x2="{width - 10}" y2="{base}"/>')
     for k, b in enumerate(buckets):
         v = b.get("pct")
         x = 10 + k * slot

@@ -11,6 +11,17 @@ from .data import chart_data, io_kind
 CLASS_COLOUR = {"db cpu": "cpu", "commit": "commit", "user i/o": "uio", "system i/o": "sio",
                 "configuration": "cfg", "concurrency": "conc", "application": "app", "other": "oth",
                 "cluster": "clu", "network": "net", "scheduler": "sch", "administrative": "adm", "queueing": "oth"}
+#: Wait class of common events, for reports that print no class beside the event (AWR 10g/11g text, Statspack).
+EVENT_CLASS = {"log file sync": "Commit", "log file parallel write": "System I/O", "db file sequential read": "User I/O",
+               "db file scattered read": "User I/O", "direct path read": "User I/O", "direct path write": "User I/O",
+               "direct path read temp": "User I/O", "direct path write temp": "User I/O",
+               "db file parallel read": "User I/O", "read by other session": "User I/O",
+               "log buffer space": "Configuration", "free buffer waits": "Configuration",
+               "enq: tx - row lock contention": "Application", "enq: hw - contention": "Configuration",
+               "buffer busy waits": "Concurrency", "library cache lock": "Concurrency",
+               "control file sequential read": "System I/O", "control file parallel write": "System I/O",
+               "local write wait": "User I/O", "write complete waits": "Configuration",
+               "enq: cr - block range reuse ckpt": "Other"}
 EVENT_COLOUR = {"log file sync": "commit", "log file parallel write": "sio", "db file sequential read": "uio",
                 "db file scattered read": "uio", "direct path write temp": "uio", "direct path read temp": "uio",
                 "direct path write": "uio", "direct path read": "uio", "log buffer space": "cfg",
@@ -23,11 +34,21 @@ KEY_METRICS = ("elapsed_s", "db_time_s", "aas", "db_cpu_s", "host_cpu_busy_pct",
 
 
 def _cls(name: str | None, wait_class: str | None = None) -> str:
-    if wait_class and wait_class.lower() in CLASS_COLOUR:
-        return CLASS_COLOUR[wait_class.lower()]
+    if wait_class:
+        wc = wait_class.lower()
+        hit = CLASS_COLOUR.get(wc) or next((v for k, v in CLASS_COLOUR.items() if k.startswith(wc)), None)
+        if hit:
+            return hit
+    low = (name or "").lower()
+    if low.startswith(("latch", "cursor:", "library cache", "row cache")):
+        return "conc"
+    if low.startswith("enq:"):
+        return "app" if "row lock" in low else "cfg"
+    if low in EVENT_CLASS:
+        return CLASS_COLOUR[EVENT_CLASS[low].lower()]
     if name and name.lower() in CLASS_COLOUR:
         return CLASS_COLOUR[name.lower()]
-    return EVENT_COLOUR.get((name or "").lower(), "s0")
+    return EVENT_COLOUR.get(low, "oth")
 
 
 def analysis_view(doc: dict, report: Report | None = None) -> dict:
@@ -87,20 +108,17 @@ def _charts_svg(c: dict) -> dict:
     out["histograms"] = [
         {"h": h, "svg": svg.columns([{"label": b["label"], "pct": b["pct"],
                                       "cls": _cls(h["event"])} for b in h["buckets"]],
-                                    label=f"{h['event']}: % of waits per bucket ({h['title']})", kind="histogram")}
+                                    label=f"{h['event']}: % of waits per bucket ({h['title']})", kind="histogram",
+                                    narrow=True)}
         for h in c.get("histograms", [])]
     io = c.get("io")
     if io:
-        rows = [dict(r, label=r["name"]) for r in io["rows"]]
+        rows = [dict(r, label=r["name"] + (f" [{r['kind'].upper()}]" if r.get("kind") else ""),
+                     note_b=f"  avg write {svg._n(r['write_ms'], 'ms')}" if r.get("write_ms") is not None else "")
+                for r in io["rows"]]
 
         def note(r):
-            bits = []
-            if r.get("read_ms") is not None:
-                bits.append(f"rd {svg._n(r['read_ms'], 'ms')}")
-            if r.get("write_ms") is not None:
-                bits.append(f"wr {svg._n(r['write_ms'], 'ms')}")
-            tag = f" [{r['kind'].upper()}]" if r.get("kind") else ""
-            return ("  " + ", ".join(bits) if bits else "") + tag
+            return f"  avg read {svg._n(r['read_ms'], 'ms')}" if r.get("read_ms") is not None else ""
         out["io"] = svg.paired(rows, label=f"{io['title']}: reads and writes", kind="io", a_key="reads",
                                b_key="writes", a_name="reads", b_name="writes",
                                unit="MB" if io["unit"] == "MB" else "", note=note)
