@@ -89,7 +89,7 @@ def _db_time(doc: dict, report: Report | None, metrics) -> dict | None:
                                 "line": row.line})
     if not classes and metrics is not None and metrics.fg_events:
         # No Foreground Wait Class section (AWR 10g/11.1 text, Statspack): sum the foreground events by their class,
-        # as printed beside the event or in Top Events, else "waits (class not printed)".
+        # as printed beside the event or in Top Events, else "other waits (no class)".
         from .views import EVENT_CLASS
         printed = {}
         top = report.sections.get("top_events") if report is not None else None
@@ -98,7 +98,7 @@ def _db_time(doc: dict, report: Report | None, metrics) -> dict | None:
                 printed[row.name.lower()] = row.text["wait_class"]
         sums: dict[str, float] = {}
         for e in metrics.fg_events.values():
-            wc = e.wait_class or printed.get(e.name.lower()) or EVENT_CLASS.get(e.name.lower()) or "waits (class not printed)"
+            wc = e.wait_class or printed.get(e.name.lower()) or EVENT_CLASS.get(e.name.lower()) or "other waits (no class)"
             wc = next((k for k in _CLASSES if k.lower().startswith(wc.lower())), wc)  # 'Configurat' (cut short)
             sums[wc] = sums.get(wc, 0.0) + e.time_s
         classes = [{"label": k, "kind": "class", "time_s": round(v, 3), "pct": _pct(v, dbt), "line": None,
@@ -118,10 +118,12 @@ def _db_time(doc: dict, report: Report | None, metrics) -> dict | None:
                        "line": cpu_line, "basis": "time model"})
         events.sort(key=lambda e: -e["time_s"])
     known = sum(c["time_s"] for c in components)
+    over = bool(dbt) and known > 1.01 * dbt
     other = (dbt - known) if dbt else None
     return {"db_time_s": dbt, "basis": doc["report"].get("db_time_basis"),
             "event_basis": doc["report"].get("event_basis"), "components": components,
             "unaccounted_s": round(other, 3) if other is not None and other > 0.005 * dbt else None,
+            "exceeds_db_time": over,
             "events": events[:TOP_EVENTS]}
 
 

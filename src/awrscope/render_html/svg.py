@@ -91,9 +91,12 @@ def stacked(parts: list[dict], *, label: str, kind: str, total: float | None = N
     h = bh + 14 + leg_rows * 20 + 4
     out = [_open(h, label, kind)]
     x = float(x0)
+    # bar widths are shares of the drawn total; printed shares are the part's own "pct" when given
+    # (% of DB time), so the chart never contradicts the tables when the parts exceed DB time.
+    drawn = max(total, sum(p["value"] for p in parts))
     for p in parts:
-        w = bw * p["value"] / total
-        share = 100 * p["value"] / total
+        w = bw * p["value"] / drawn
+        share = p["pct"] if p.get("pct") is not None else 100 * p["value"] / total
         out.append(f'<rect class="seg {escape(p.get("cls") or "s0")}" x="{x:.1f}" y="2" width="{max(w, 0.5):.1f}" '
                    f'height="{bh}" data-label="{escape(p["label"])}" data-value="{p["value"]}">'
                    f'<title>{escape(p["label"])}: {escape(_n(p["value"], unit))} ({share:.1f} %)</title></rect>')
@@ -103,7 +106,7 @@ def stacked(parts: list[dict], *, label: str, kind: str, total: float | None = N
     for k, p in enumerate(legend):
         col, row = k % ncol, k // ncol
         lx, ly = x0 + col * (W // ncol), bh + 20 + row * 20
-        share = 100 * p["value"] / total
+        share = p["pct"] if p.get("pct") is not None else 100 * p["value"] / total
         out.append(f'<rect class="seg {escape(p.get("cls") or "s0")}" x="{lx}" y="{ly - 10}" width="12" height="12" rx="2"/>'
                    f'<text class="lbl" x="{lx + 17}" y="{ly}">{escape(_trunc(p["label"], 24))} '
                    f'{escape(_n(p["value"], unit))} ({share:.1f} %)</text>')

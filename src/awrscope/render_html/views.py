@@ -82,12 +82,13 @@ def _charts_svg(c: dict) -> dict:
     out: dict[str, Markup | list] = {}
     dt = c.get("db_time")
     if dt:
-        parts = [{"label": x["label"], "value": x["time_s"], "cls": _cls(x["label"])} for x in dt["components"]]
+        parts = [{"label": x["label"], "value": x["time_s"], "pct": x["pct"], "cls": _cls(x["label"])}
+                 for x in dt["components"]]
         if dt.get("unaccounted_s"):
-            parts.append({"label": "other / unattributed", "value": dt["unaccounted_s"], "cls": "rest"})
+            parts.append({"label": "other / unattributed", "value": dt["unaccounted_s"],
+                          "pct": 100 * dt["unaccounted_s"] / dt["db_time_s"], "cls": "rest"})
         out["db_time_split"] = svg.stacked(parts, label="DB time: CPU and wait classes", kind="db_time_split",
-                                           total=dt["db_time_s"] if dt["db_time_s"] and
-                                           dt["db_time_s"] >= sum(p["value"] for p in parts) else None)
+                                           total=dt["db_time_s"])
         ev = [{"label": e["label"], "value": e["pct"] if e["pct"] is not None else e["time_s"],
                "cls": "cpu" if e["label"] == "DB CPU" else _cls(e["label"], e.get("wait_class")),
                "note": f"({svg._n(e['time_s'], 's')})"} for e in dt["events"]]
