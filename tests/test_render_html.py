@@ -252,3 +252,14 @@ def test_trend_marks_windows_where_findings_fire():
     dots = [a["data-value"] for t, a in page.tags if t == "circle"]
     assert "9.5" in dots
     assert "R01" in page.all_text
+
+
+def test_markdown_has_the_verdict_and_escapes_report_strings():
+    from awrscope.render import render_markdown
+    doc = analyze(parse_path(HOSTILE))
+    md = render_markdown(doc)
+    assert "<script>" not in md and "<i>" not in md
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in md
+    verdict = md.split("## Verdict", 1)[1].split("##", 1)[0]
+    assert [line.split()[2] for line in verdict.strip().splitlines()] == [f["id"] for f in doc["findings"]]
+    assert "## Commit path" in md and "## Key metrics" in md and "(bounds: lfs_ms_after" in md
