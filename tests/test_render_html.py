@@ -97,6 +97,7 @@ CASES = {
     "awr_txt_11203_antognini_top2_1830_1845.txt": (None, None, {"log file sync", "log file parallel write"}, "tablespace_io"),
     "awr_html_19c_pcambell_orcl_17676_17677.html": (None, None, None, None),
     "statspack_txt_10204_rbogusze_bpsc10_2_3.lst": (None, None, None, None),
+    "awr_html_12201_rac_exadata_azurelab_dbs_3day.html": (None, None, None, None),  # the largest output (~0.9 MB)
 }
 
 
