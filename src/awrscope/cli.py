@@ -10,36 +10,18 @@ import sys
 import click
 
 from . import __version__
-from .errors import EXIT_OK, EXIT_UNUSABLE, AwrscopeError
+from .errors import EXIT_OK, EXIT_UNUSABLE
 from .model import SCHEMA_VERSION, Report
-from .parse import parse_source
-from .parse.source import DEFAULT_MAX_BYTES, expand_inputs, read_sources
+from .parse.source import DEFAULT_MAX_BYTES
 from .serialize import parse_document
 
 
 def _load_all(paths: tuple[str, ...], max_bytes: int) -> list[tuple[str, Report | None, str | None]]:
-    """(name, report or None, error message or None) per input; one bad input never stops the rest."""
-    out: list[tuple[str, Report | None, str | None]] = []
-    try:
-        inputs = expand_inputs(list(paths))
-    except AwrscopeError as e:
-        return [("", None, str(e))]
-    for p in inputs:
-        try:
-            sources = read_sources(p, max_bytes)
-        except AwrscopeError as e:
-            out.append((p, None, str(e)))
-            continue
-        for src in sources:
-            try:
-                out.append((src.name, parse_source(src), None))
-            except AwrscopeError as e:
-                out.append((src.name, None, str(e)))
-            except RecursionError:
-                out.append((src.name, None, f"{src.name}: the report is nested too deeply to read"))
-            except MemoryError:
-                out.append((src.name, None, f"{src.name}: not enough memory to read this report"))
-    return out
+    """(name, report or None, error message or None) per input; one bad input never stops the rest.
+    Several inputs are parsed in parallel on all cores, with a progress bar on a terminal (loader.py)."""
+    from .loader import load_many
+
+    return load_many(paths, max_bytes)  # type: ignore[return-value]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -100,3 +100,43 @@ def compare_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, con
         sys.exit(EXIT_UNUSABLE)
     _emit(_render(doc, fmt, "compare"), output)
     sys.exit(EXIT_OK)
+
+
+@main.command("trend")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), default=None,
+              help="Output format (default: from the -o extension, else text).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="TOML rule/metric config.")
+@click.option("-j", "--jobs", type=int, default=None, help="Worker processes (default: all cores).")
+@click.option("--max-size", type=int, default=DEFAULT_MAX_BYTES // (1024 * 1024), show_default=True,
+              help="Refuse inputs larger than this many MiB (after decompression).")
+def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, config_path: str | None, jobs: int | None,
+              max_size: int) -> None:
+    """Series of snapshot windows in time order (one database), or a fleet view (several
+    databases, worst first). PATHS are files, directories, globs, .gz or .zip archives.
+
+    Exit codes: 0 every input used, 2 some input unusable (listed as error rows) or none usable.
+    """
+    from functools import partial
+
+    from .loader import load_many
+    from .trend import build, windows_of
+
+    fmt = _infer_format(fmt, output)
+    config = _config(config_path)
+    rows = load_many(paths, max_size * 1024 * 1024, then=partial(windows_of, config=config), workers=jobs)
+    windows, errors = [], []
+    for name, ws, err in rows:
+        if err:
+            errors.append({"path": name, "error": err})
+            click.echo(f"awrscope: {err}", err=True)
+        else:
+            windows.extend(ws)
+    if not windows:
+        if not errors:
+            click.echo("awrscope: no report found", err=True)
+        sys.exit(EXIT_UNUSABLE)
+    doc = build(windows, errors)
+    _emit(_render(doc, fmt, "fleet" if doc["kind"] == "fleet" else "trend"), output)
+    sys.exit(EXIT_UNUSABLE if errors else EXIT_OK)

@@ -14,7 +14,6 @@ import statistics
 
 from .analysis import analyze
 from .metrics import DEFAULT_ALPHA, derive
-from .metrics.derive import scalability as _scalability_m103  # noqa: F401  (M103, used for k = 2)
 from .model import Report, normalise_name
 from .whatif import w1_faster_redo
 
@@ -131,7 +130,8 @@ def side(report: Report, config: dict | None = None, label: str = "") -> dict:
     config = config or {}
     elapsed, ebasis = _elapsed(report)
     rep = report if elapsed == report.elapsed_s else dataclasses.replace(report, elapsed_s=elapsed)
-    if rep.db_time_s is None and elapsed and _lp(rep, "DB time") is not None:
+    if rep.db_time_s is None and elapsed and (_lp(rep, "DB time") or 0) > 0:
+        # compare-period reports print DB time per second in the Workload Comparison only
         rep = dataclasses.replace(rep, db_time_s=_lp(rep, "DB time") * elapsed)
     alpha = float(config.get("metrics", {}).get("alpha", DEFAULT_ALPHA))
     m = derive(rep, alpha=alpha)
@@ -449,6 +449,3 @@ def compare(before: Report, after: Report | None = None, config: dict | None = N
                              "give it alone to compare its two periods")
     return compare_sides(side(before, config, "before"), side(after, config, "after"), config, streams, run_elapsed)
 
-
-def isfinite(x) -> bool:
-    return isinstance(x, (int, float)) and math.isfinite(x)

@@ -7,13 +7,12 @@ from __future__ import annotations
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, TypeVar
+from typing import Callable
 
 from .errors import AwrscopeError
 from .parse import parse_source
 from .parse.source import expand_inputs, read_sources
 
-T = TypeVar("T")
 Row = tuple[str, object, "str | None"]
 
 

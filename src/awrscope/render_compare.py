@@ -91,3 +91,72 @@ def compare_markdown(doc: dict) -> str:
     if s and s["s"] is not None:
         out += ["", f"**Scalability (M103)**: s = {s['s']:.3f} ({s['streams'][0]:g} → {s['streams'][1]:g} streams)"]
     return "\n".join(out)
+
+
+def _window_label(w: dict) -> str:
+    t = w["begin_time"] or "?"
+    e = (w["end_time"] or "?")[11:16] if w["end_time"] else "?"
+    snaps = f"{w['begin_snap']}-{w['end_snap']}" if w["begin_snap"] is not None else "?"
+    return f"{t[:16]}..{e} {w['instance'] or ''} snaps {snaps}"
+
+
+def trend_text(doc: dict) -> str:
+    if doc["kind"] == "fleet":
+        return fleet_text(doc)
+    d = doc["database"]
+    out = [f"awrscope trend: {d['key']}  instances {', '.join(d['instances']) or '?'}  {len(doc['windows'])} windows", ""]
+    ids = [s["id"] for s in doc["series_meta"]]
+    heads = {"db_time_s": "DBtime s", "aas": "AAS", "lfs_ms": "lfs ms", "redo_write_ms": "rw ms", "redo_MBps": "redo MB/s",
+             "commits_per_s": "commits/s", "log_switches_per_hour": "sw/h", "temp_io_share": "temp %",
+             "undo_block_write_share": "undo %"}
+    out.append(f"  {'#':>3s} {'window':52s} " + " ".join(f"{heads[i]:>9s}" for i in ids) + "  findings")
+    for k, w in enumerate(doc["windows"]):
+        cells = " ".join(f"{_fmt(w['values'][i]):>9s}" for i in ids)
+        fs = ",".join(f["id"] for f in w["findings"] if f["id"].startswith("R"))
+        out.append(f"  {k:>3d} {_window_label(w):52.52s} {cells}  {fs}")
+    if doc["worst"]:
+        out += ["", "  worst windows first (AAS lost to write-path findings): " +
+                ", ".join(f"#{k} ({doc['windows'][k]['score']:.3g})" for k in doc["worst"][:5])]
+    if doc["findings"]:
+        out += ["", "  findings by window:"]
+        for f in doc["findings"]:
+            out.append(f"    {f['id']} {f['title']}: windows {', '.join('#' + str(k) for k in f['windows'])} "
+                       f"(max {_fmt(f['max_pct_db_time'])} % of DB time, {f['worst_severity']})")
+    for c in doc["continuity"]:
+        out.append(f"  {c['type'].upper()}: windows {', '.join('#' + str(k) for k in c['windows'])}: {c['detail']}")
+    for e in doc["errors"]:
+        out.append(f"  ERROR {e['error']}")
+    return "\n".join(out)
+
+
+def fleet_text(doc: dict) -> str:
+    out = [f"awrscope fleet: {len(doc['databases'])} databases, worst first", ""]
+    for k, d in enumerate(doc["databases"], 1):
+        top = "; ".join(f"{f['id']} {f['title']}" for f in d["top_findings"]) or "no findings"
+        out.append(f"  {k:>3d}. {d['key']:32.32s} {d['windows']:>3d} windows  score {d['score']:.3g}  {top}")
+    for e in doc["errors"]:
+        out.append(f"  ERROR {e['error']}")
+    return "\n".join(out)
+
+
+def trend_markdown(doc: dict) -> str:
+    if doc["kind"] == "fleet":
+        out = ["# awrscope fleet", "", "| # | Database | Windows | Score | Top findings |", "|---|---|---|---|---|"]
+        for k, d in enumerate(doc["databases"], 1):
+            top = "; ".join(f"{f['id']} {f['title']}" for f in d["top_findings"])
+            out.append(f"| {k} | {d['key']} | {d['windows']} | {d['score']:.3g} | {top} |")
+        if doc["errors"]:
+            out += ["", "## Errors", ""] + [f"- `{e['path']}`: {e['error']}" for e in doc["errors"]]
+        return "\n".join(out)
+    ids = [s["id"] for s in doc["series_meta"]]
+    out = [f"# awrscope trend: {doc['database']['key']}", "",
+           "| # | Window | " + " | ".join(f"{s['label']} ({s['unit']})" for s in doc["series_meta"]) + " | Findings |",
+           "|---|---|" + "---|" * len(ids) + "---|"]
+    for k, w in enumerate(doc["windows"]):
+        out.append(f"| {k} | {_window_label(w)} | " + " | ".join(_fmt(w["values"][i]) for i in ids) + " | "
+                   + ", ".join(f["id"] for f in w["findings"]) + " |")
+    if doc["continuity"]:
+        out += ["", "## Gaps, overlaps, restarts", ""] + [f"- **{c['type']}** {c['windows']}: {c['detail']}" for c in doc["continuity"]]
+    if doc["errors"]:
+        out += ["", "## Errors", ""] + [f"- `{e['path']}`: {e['error']}" for e in doc["errors"]]
+    return "\n".join(out)
