@@ -10,36 +10,18 @@ import sys
 import click
 
 from . import __version__
-from .errors import EXIT_OK, EXIT_UNUSABLE, AwrscopeError
+from .errors import EXIT_OK, EXIT_UNUSABLE
 from .model import SCHEMA_VERSION, Report
-from .parse import parse_source
-from .parse.source import DEFAULT_MAX_BYTES, expand_inputs, read_sources
+from .parse.source import DEFAULT_MAX_BYTES
 from .serialize import parse_document
 
 
 def _load_all(paths: tuple[str, ...], max_bytes: int) -> list[tuple[str, Report | None, str | None]]:
-    """(name, report or None, error message or None) per input; one bad input never stops the rest."""
-    out: list[tuple[str, Report | None, str | None]] = []
-    try:
-        inputs = expand_inputs(list(paths))
-    except AwrscopeError as e:
-        return [("", None, str(e))]
-    for p in inputs:
-        try:
-            sources = read_sources(p, max_bytes)
-        except AwrscopeError as e:
-            out.append((p, None, str(e)))
-            continue
-        for src in sources:
-            try:
-                out.append((src.name, parse_source(src), None))
-            except AwrscopeError as e:
-                out.append((src.name, None, str(e)))
-            except RecursionError:
-                out.append((src.name, None, f"{src.name}: the report is nested too deeply to read"))
-            except MemoryError:
-                out.append((src.name, None, f"{src.name}: not enough memory to read this report"))
-    return out
+    """(name, report or None, error message or None) per input; one bad input never stops the rest.
+    Several inputs are parsed in parallel on all cores, with a progress bar on a terminal (loader.py)."""
+    from .loader import load_many
+
+    return load_many(paths, max_bytes)  # type: ignore[return-value]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -91,8 +73,8 @@ _FAIL_CHOICES = ["critical", "major", "moderate", "minor", "info", "none"]
 
 @main.command("analyze")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default=None,
-              help="Output format (default: from the -o extension, else text).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default=None,
+              help="Output format (default: from the -o extension, else text). html: one self-contained file.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
 @click.option("--fail-on", type=click.Choice(_FAIL_CHOICES), default="none", show_default=True,
               help="Exit 1 when a finding has this severity or worse.")
@@ -116,9 +98,9 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
         click.echo(f"awrscope: cannot read config {config_path}: {e}", err=True)
         sys.exit(EXIT_UNUSABLE)
     if fmt is None:
-        fmt = {"json": "json", "md": "markdown", "markdown": "markdown"}.get((output or "").rsplit(".", 1)[-1].lower(), "text")
+        fmt = {"json": "json", "md": "markdown", "markdown": "markdown", "html": "html", "htm": "html"}.get((output or "").rsplit(".", 1)[-1].lower(), "text")
     results = _load_all(paths, max_size * 1024 * 1024)
-    docs, failed = [], 0
+    docs, reports, failed = [], [], 0
     for name, report, err in results:
         if err:
             failed += 1
@@ -126,6 +108,7 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
             continue
         try:
             docs.append(analyze(report, config))
+            reports.append(report)
         except ValueError as e:  # bad config values
             click.echo(f"awrscope: {e}", err=True)
             sys.exit(EXIT_UNUSABLE)
@@ -137,6 +120,9 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
     if fmt == "json":
         payload = docs[0] if len(docs) == 1 else docs
         _emit(json.dumps(payload, indent=1, ensure_ascii=False, default=str), output)
+    elif fmt == "html":
+        from .render_html import render_analyses
+        _emit(render_analyses(list(zip(docs, reports))), output)
     elif fmt == "markdown":
         _emit("\n\n".join(render_markdown(d) for d in docs), output)
     else:
@@ -232,6 +218,8 @@ def _summary_text(r: Report) -> str:
 def _fmt(v: float | None, unit: str) -> str:
     return "n/a" if v is None else f"{v:,.1f} {unit}"
 
+
+from . import cli_multi  # noqa: E402,F401  (registers compare and trend)
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,142 @@
+"""CLI commands over several reports: ``compare`` and ``trend`` (docs/compare.md).
+Registered on the ``awrscope`` group by cli.py."""
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+
+import click
+
+from .cli import _emit, main
+from .errors import EXIT_OK, EXIT_UNUSABLE
+from .parse.source import DEFAULT_MAX_BYTES
+
+_FORMATS = ["text", "markdown", "json", "html"]
+
+
+def _infer_format(fmt: str | None, output: str | None) -> str:
+    if fmt:
+        return fmt
+    ext = (output or "").rsplit(".", 1)[-1].lower()
+    return {"json": "json", "md": "markdown", "markdown": "markdown", "html": "html", "htm": "html"}.get(ext, "text")
+
+
+def _pair(value: str | None, what: str) -> tuple[float, float] | None:
+    if not value:
+        return None
+    try:
+        a, b = (float(x) for x in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{what} must be two numbers separated by a comma, e.g. 5,10") from None
+    return a, b
+
+
+def _render(doc: dict, fmt: str, which: str) -> str:
+    if fmt == "json":
+        return json.dumps(doc, indent=1, ensure_ascii=False, default=str)
+    if fmt == "html":
+        try:
+            mod = importlib.import_module("awrscope.render_html")
+            fn = getattr(mod, f"render_{which}")
+        except (ImportError, AttributeError):
+            click.echo(f"awrscope: html output needs awrscope.render_html.render_{which}() (the HTML renderer, "
+                       "branch 'report'); use --format text, markdown or json", err=True)
+            sys.exit(EXIT_UNUSABLE)
+        return fn(doc)
+    from . import render_compare as rc
+    if which == "compare":
+        return rc.compare_markdown(doc) if fmt == "markdown" else rc.compare_text(doc)
+    return rc.trend_markdown(doc) if fmt == "markdown" else rc.trend_text(doc)
+
+
+def _config(path: str | None) -> dict:
+    from .analysis import load_config
+    try:
+        return load_config(path)
+    except (OSError, ValueError) as e:
+        click.echo(f"awrscope: cannot read config {path}: {e}", err=True)
+        sys.exit(EXIT_UNUSABLE)
+
+
+@main.command("compare")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), default=None,
+              help="Output format (default: from the -o extension, else text).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="TOML rule/metric config.")
+@click.option("--streams", help="Concurrent streams of the two runs, e.g. 5,10: adds the scalability figure (M103).")
+@click.option("--run-elapsed", help="Elapsed seconds of the two runs' work (default: the reports' elapsed), e.g. 171,232.")
+@click.option("--max-size", type=int, default=DEFAULT_MAX_BYTES // (1024 * 1024), show_default=True,
+              help="Refuse inputs larger than this many MiB (after decompression).")
+def compare_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, config_path: str | None,
+                streams: str | None, run_elapsed: str | None, max_size: int) -> None:
+    """Compare BEFORE and AFTER (two reports of any kind), or the two periods of one
+    compare-period report: metrics per second and per transaction, events, findings,
+    what-if predictions checked against the measurement.
+
+    Exit codes: 0 compared, 2 unusable input or usage error.
+    """
+    from .compare import compare
+    from .loader import load_many
+
+    if len(paths) > 2:
+        raise click.UsageError("compare takes BEFORE AFTER, or one compare-period report")
+    fmt = _infer_format(fmt, output)
+    config = _config(config_path)
+    st, el = _pair(streams, "--streams"), _pair(run_elapsed, "--run-elapsed")
+    reports = []
+    for p in paths:
+        rows = load_many([p], max_size * 1024 * 1024, progress=False)
+        if len(rows) != 1 or rows[0][2]:
+            err = rows[0][2] if rows and rows[0][2] else f"{p}: holds {len(rows)} reports; give one report per side"
+            click.echo(f"awrscope: {err}", err=True)
+            sys.exit(EXIT_UNUSABLE)
+        reports.append(rows[0][1])
+    try:
+        doc = compare(reports[0], reports[1] if len(reports) == 2 else None, config, st, el)
+    except ValueError as e:
+        click.echo(f"awrscope: {e}", err=True)
+        sys.exit(EXIT_UNUSABLE)
+    _emit(_render(doc, fmt, "compare"), output)
+    sys.exit(EXIT_OK)
+
+
+@main.command("trend")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), default=None,
+              help="Output format (default: from the -o extension, else text).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="TOML rule/metric config.")
+@click.option("-j", "--jobs", type=int, default=None, help="Worker processes (default: all cores).")
+@click.option("--max-size", type=int, default=DEFAULT_MAX_BYTES // (1024 * 1024), show_default=True,
+              help="Refuse inputs larger than this many MiB (after decompression).")
+def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, config_path: str | None, jobs: int | None,
+              max_size: int) -> None:
+    """Series of snapshot windows in time order (one database), or a fleet view (several
+    databases, worst first). PATHS are files, directories, globs, .gz or .zip archives.
+
+    Exit codes: 0 every input used, 2 some input unusable (listed as error rows) or none usable.
+    """
+    from functools import partial
+
+    from .loader import load_many
+    from .trend import build, windows_of
+
+    fmt = _infer_format(fmt, output)
+    config = _config(config_path)
+    rows = load_many(paths, max_size * 1024 * 1024, then=partial(windows_of, config=config), workers=jobs)
+    windows, errors = [], []
+    for name, ws, err in rows:
+        if err:
+            errors.append({"path": name, "error": err})
+            click.echo(f"awrscope: {err}", err=True)
+        else:
+            windows.extend(ws)
+    if not windows:
+        if not errors:
+            click.echo("awrscope: no report found", err=True)
+        sys.exit(EXIT_UNUSABLE)
+    doc = build(windows, errors)
+    _emit(_render(doc, fmt, "fleet" if doc["kind"] == "fleet" else "trend"), output)
+    sys.exit(EXIT_UNUSABLE if errors else EXIT_OK)
