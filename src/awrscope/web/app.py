@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -20,7 +21,8 @@ from starlette.formparsers import MultiPartException
 
 from .. import __version__
 from ..store import ImportResult, Store
-from .views import SEVERITY_ORDER, bar_chart, compare_docs, fmt_num, line_chart, rules_doc
+from .embed import analysis_html, compare_html, report_css, report_js
+from .views import SEVERITY_ORDER, fmt_num, line_chart, rules_doc
 from .worker import ParseLimits, ParsePool
 
 HERE = Path(__file__).parent
@@ -91,6 +93,26 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
 
     def store() -> Store:
         return Store(url, migrate=False)
+
+    parsed: OrderedDict[str, Any] = OrderedDict()
+
+    def report_of(rid: int):
+        """The parsed Report of a stored report (for histograms, I/O and section tables), from its stored bytes.
+        Those bytes were parsed once in a worker when uploaded; a few recent ones are kept in memory."""
+        from ..parse import parse_source
+        from ..parse.source import Source
+
+        with store() as s:
+            raw = s.raw(rid)
+        if raw is None:
+            raise HTTPException(404, f"No report #{rid} in the store.")
+        name, sha, data = raw
+        if sha not in parsed:
+            parsed[sha] = parse_source(Source(name, data, sha, len(data)))
+            while len(parsed) > 8:
+                parsed.popitem(last=False)
+        parsed.move_to_end(sha)
+        return parsed[sha]
 
     def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         html = _ENV.get_template(name).render(request=request, nonce=request.state.nonce, **ctx)
@@ -271,16 +293,28 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     async def report_page(request: Request, rid: int):
         rec = await run_in_threadpool(_get, rid)
         doc = rec["analysis"]
-        chart = bar_chart([(f"{f['id']} {f['slug']}", (f.get("impact") or {}).get("pct_db_time") or 0.0,
-                            f["severity"]) for f in doc.get("findings") or []][:12])
-        return page(request, "report.html", rec=rec, doc=doc, chart=chart, body=_analysis_body(doc, rec))
+
+        def body():
+            try:
+                report = report_of(rid)
+            except Exception:  # the stored analysis is still worth showing without the parsed sections
+                report = None
+            return analysis_html(doc, report)
+
+        return page(request, "report.html", rec=rec, doc=doc, body=await run_in_threadpool(body),
+                    report_css=report_css(), report_js=report_js())
 
     # -- compare, trend, rules ---------------------------------------------------------------------------------
     def _compare(a: int, b: int) -> dict:
-        ra, rb = _get(a), _get(b)
-        out = compare_docs(ra["analysis"], rb["analysis"])
-        out["a"]["id"], out["b"]["id"] = a, b
-        return out
+        from ..compare import compare
+
+        before, after = report_of(a), report_of(b)
+        try:
+            doc = compare(before, after, config)
+        except ValueError as e:
+            raise HTTPException(422, str(e))
+        doc["store_ids"] = {"before": a, "after": b}
+        return doc
 
     @app.get("/api/compare", tags=["compare"], summary="Two stored reports side by side")
     async def api_compare(a: int, b: int):
@@ -294,11 +328,8 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         if a is None or b is None:
             raise HTTPException(400, "Pick two reports in the list to compare them.")
         cmp = await run_in_threadpool(_compare, a, b)
-        items = []
-        for f in cmp["findings"][:10]:
-            items.append((f"{f['id']} A", f["pct_db_time_a"] or 0.0, "a"))
-            items.append((f"{f['id']} B", f["pct_db_time_b"] or 0.0, "b"))
-        return page(request, "compare.html", cmp=cmp, chart=bar_chart(items))
+        body = await run_in_threadpool(compare_html, cmp)
+        return page(request, "compare.html", a=a, b=b, body=body, report_css=report_css(), report_js=report_js())
 
     def _trend(db: str, metrics: list[str], instance: str | None) -> dict:
         with store() as s:
@@ -354,12 +385,3 @@ _TITLES = {400: "Bad request", 401: "Token required", 404: "Not found", 413: "Up
 
 def _result_dict(r: ImportResult) -> dict:
     return {k: getattr(r, k) for k in ("name", "status", "id", "message", "db_name", "top_finding")}
-
-
-def _analysis_body(doc: dict, rec: dict) -> str | None:
-    """The analysis as the HTML report renders it, when the renderer is available (render_html)."""
-    try:
-        from ..render_html import render_analysis_fragment  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return render_analysis_fragment(doc)

@@ -8,60 +8,6 @@ from typing import Any
 
 SEVERITY_ORDER = {"critical": 0, "major": 1, "moderate": 2, "minor": 3, "info": 4}
 
-#: metrics worth a line in a compare table, in this order (others follow alphabetically)
-KEY_METRICS = ("elapsed_s", "db_time_s", "aas", "db_cpu_s", "host_cpu_busy_pct", "redo_rate_Bps", "commit_rate",
-               "txn_rate", "redo_per_commit_B", "lfs_ms", "redo_write_ms", "lfpw_ms_per_write", "redo_write_size_B",
-               "redo_wastage_pct", "log_switches_per_hour", "redo_space_wait_ms", "dfpw_ms", "temp_write_MBps",
-               "undo_rate_Bps")
-
-
-def compare_docs(a: dict, b: dict) -> dict:
-    """Two analyses side by side: findings matched by rule id, metrics with their change."""
-    fa = {f["id"]: f for f in a.get("findings") or []}
-    fb = {f["id"]: f for f in b.get("findings") or []}
-    findings = []
-    for rid in list(fa) + [r for r in fb if r not in fa]:
-        x, y = fa.get(rid), fb.get(rid)
-        pa = (x or {}).get("impact", {}).get("pct_db_time")
-        pb = (y or {}).get("impact", {}).get("pct_db_time")
-        if x and not y:
-            change = "gone"
-        elif y and not x:
-            change = "new"
-        elif pa is not None and pb is not None and abs(pb - pa) >= 1.0:
-            change = "worse" if pb > pa else "better"
-        else:
-            change = "same"
-        findings.append({"id": rid, "title_a": (x or {}).get("title"), "title_b": (y or {}).get("title"),
-                         "severity_a": (x or {}).get("severity"), "severity_b": (y or {}).get("severity"),
-                         "pct_db_time_a": pa, "pct_db_time_b": pb, "change": change})
-    ma, mb = a.get("metrics") or {}, b.get("metrics") or {}
-    both = [m for m in ma if m in mb and _val(ma[m]) is not None and _val(mb[m]) is not None]
-    order = [m for m in KEY_METRICS if m in both] + sorted(m for m in both if m not in KEY_METRICS)
-    metrics = []
-    for m in order:
-        va, vb = _val(ma[m]), _val(mb[m])
-        metrics.append({"metric": m, "unit": ma[m].get("unit"), "a": va, "b": vb, "delta": vb - va,
-                        "ratio": (vb / va) if va else None})
-    return {"a": _summary(a), "b": _summary(b), "findings": findings, "metrics": metrics}
-
-
-def _summary(doc: dict) -> dict:
-    r = doc.get("report") or {}
-    top = (doc.get("findings") or [None])[0]
-    return {**{k: r.get(k) for k in ("kind", "version", "db_name", "instances", "host", "begin_snap", "end_snap",
-                                       "elapsed_s", "db_time_s")},
-            "source": (doc.get("source") or {}).get("path"),
-            "top_finding": {"id": top["id"], "title": top["title"], "severity": top["severity"]} if top else None}
-
-
-def _val(m: Any) -> float | None:
-    v = m.get("value") if isinstance(m, dict) else None
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        return None
-    return float(v)
-
-
 def rules_doc() -> list[dict]:
     from ..rules import RULES
 
@@ -71,19 +17,6 @@ def rules_doc() -> list[dict]:
 
 
 # -- charts: inline SVG, drawn on the server (no script, no CDN) -----------------------------------------------
-
-def bar_chart(items: list[tuple[str, float, str]], width: int = 900, unit: str = "% of DB time") -> dict:
-    """Horizontal bars: (label, value, css class). Returns geometry for the template."""
-    top = max([v for _, v, _ in items] + [1e-9])
-    scale = 100.0 if unit.startswith("%") and top <= 100 else top
-    row_h, label_w = 26, 250
-    bars = []
-    for i, (label, value, cls) in enumerate(items):
-        w = max(1.0, (width - label_w - 70) * value / scale)
-        bars.append({"label": label, "value": value, "cls": cls, "y": i * row_h + 4, "w": round(w, 1),
-                     "tx": round(label_w + w + 6, 1)})
-    return {"width": width, "height": len(items) * row_h + 8, "label_w": label_w, "bars": bars, "unit": unit}
-
 
 def line_chart(points: list[tuple[str, float, int]], width: int = 1100, height: int = 230) -> dict | None:
     """(x label, value, report id) in time order to polyline geometry with a few axis labels."""
