@@ -371,6 +371,12 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
                 return s.count()
         return {"status": "ok", "version": __version__, "reports": await run_in_threadpool(run)}
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():
+        svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
+               'fill="#17324d"/><path d="M3 12 L6 7 L9 9 L13 3" stroke="#8fb3d9" stroke-width="2" fill="none"/></svg>')
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
     @app.get("/robots.txt", include_in_schema=False)
     async def robots():
         return PlainTextResponse("User-agent: *\nDisallow: /\n")
