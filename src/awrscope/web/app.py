@@ -239,7 +239,10 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         with store() as s:
             return s.add_prepared(item)
 
-    @app.post("/api/reports", tags=["reports"], summary="Upload reports (multipart field 'files', several allowed)")
+    @app.post("/api/reports", tags=["reports"], summary="Upload reports (multipart field 'files', several allowed)",
+              openapi_extra={"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+                  "type": "object", "required": ["files"], "properties": {
+                      "files": {"type": "array", "items": {"type": "string", "format": "binary"}}}}}}}})
     async def api_upload(request: Request):
         results = await _upload(request)
         return {"results": [_result_dict(r) for r in results]}
@@ -336,12 +339,15 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             data = s.trend(db, metrics or None, instance=instance)
             data["available_metrics"] = s.metric_names(db)
             data["databases"] = s.databases()
+            data["report_rows"] = s.list(limit=1000, db=db, instance=instance)
         return data
 
     @app.get("/api/trend", tags=["trend"], summary="Metric series of one database, one point per report")
     async def api_trend(db: str, metric: list[str] = Query(default=[]), instance: str | None = None):
         data = await run_in_threadpool(_trend, db, metric, instance)
         data.pop("databases")
+        data["windows"] = [{k: r[k] for k in ("id", "instance", "begin_time", "end_time", "top_finding_id",
+                                               "top_finding_title", "top_severity")} for r in data.pop("report_rows")]
         return data
 
     @app.get("/trend", response_class=HTMLResponse, include_in_schema=False)
