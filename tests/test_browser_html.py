@@ -97,3 +97,13 @@ def test_hostile_report_is_inert_in_browser(browser):
     assert browser.eval("document.querySelectorAll('img, iframe, b, i').length") == 0
     assert browser.eval("document.scripts.length") == 2
     assert browser.eval("document.body.textContent.includes(\"<script>alert('module')</script>\")")
+
+
+def test_trend_in_browser(browser, corpus):
+    from awrscope.render_html import render_trend
+    from awrscope.trend import build, windows_of
+    names = ("awr_html_10204_radtek_eventdb_eventdb1_1636_1638.html", "awr_html_10204_radtek_eventdb_eventdb1_1669_1670.html",
+             "awr_html_10204_radtek_eventdb_eventdb1_1757_1768.html", "awr_html_10204_radtek_eventdb_eventdb3_1279_1287.html")
+    windows = [w for n in names for w in windows_of(parse_path(CORPUS / n))]
+    charts = _check(browser, render_trend(build(windows)), "trend_eventdb")
+    assert {"trend"} == {c["kind"] for c in charts}

@@ -242,17 +242,53 @@ def test_cli_compare_html(corpus, tmp_path):
 
 
 def test_trend_marks_windows_where_findings_fire():
-    doc = {"kind": "trend", "points": [
-        {"label": "10:00", "metrics": {"lfs_ms": {"value": 1.0, "unit": "ms"}, "aas": 2.0}, "findings": []},
-        {"label": "11:00", "metrics": {"lfs_ms": {"value": 9.5, "unit": "ms"}, "aas": 5.0},
-         "findings": [{"id": "R01", "severity": "major"}]},
-        {"label": "12:00", "metrics": {"lfs_ms": {"value": 1.2, "unit": "ms"}, "aas": 2.5}, "findings": []}]}
+    # a trend document as awrscope.trend builds it (docs/compare.md): windows in time order, series per window
+    w = lambda i, t, findings: {"index": i, "path": f"r{i}.txt", "note": None, "instance": "DB1", "db_name": "DB",
+                                "begin_snap": 10 + i, "end_snap": 11 + i, "begin_time": f"2024-01-01 {t}:00:00",
+                                "end_time": f"2024-01-01 {t}:59:00", "elapsed_s": 3540.0, "score": 0.5 if findings else 0,
+                                "values": {}, "findings": findings}
+    doc = {"schema_version": "1.0", "kind": "trend", "database": {"db_name": "DB", "dbid": 1, "instances": ["DB1"]},
+           "series_meta": [{"id": "lfs_ms", "label": "log file sync", "unit": "ms"},
+                           {"id": "aas", "label": "average active sessions", "unit": "sessions"}],
+           "windows": [w(0, "10", []),
+                       w(1, "11", [{"id": "R01", "title": "Redo write I/O <latency>", "severity": "major",
+                                    "pct_db_time": 30.0, "db_time_s": 100.0},
+                                   {"id": "G01", "title": "Top of DB time", "severity": "critical",
+                                    "pct_db_time": 40.0, "db_time_s": 200.0}]),
+                       w(2, "12", [{"id": "G01", "title": "Top of DB time", "severity": "critical",
+                                    "pct_db_time": 40.0, "db_time_s": 200.0}])],
+           "series": {"lfs_ms": [1.0, 9.5, 1.2], "aas": [2.0, 5.0, None]},
+           "findings": [{"id": "R01", "title": "Redo write I/O <latency>", "windows": [1], "max_pct_db_time": 30.0,
+                         "worst_severity": "major"}],
+           "worst": [1, 0, 2], "continuity": [], "errors": []}
     page = assert_self_contained(render_trend(doc))
     marks = [a for t, a in page.tags if t == "rect" and a.get("class") == "mark"]
-    assert marks and {m["data-x"] for m in marks} == {"11:00"}
+    assert marks and {m["data-i"] for m in marks} == {"1"}  # G01 alone does not mark window 2
     dots = [a["data-value"] for t, a in page.tags if t == "circle"]
-    assert "9.5" in dots
-    assert "R01" in page.all_text
+    assert dots.count("9.5") == 1 and len(dots) == 5  # aas has a hole in window 2
+    assert "R01 Redo write I/O <latency>" in page.all_text
+    assert page.data["series"]["lfs_ms"] == [1.0, 9.5, 1.2]
+
+
+def test_trend_and_fleet_from_corpus(corpus, tmp_path):
+    c = CORPUS
+    eventdb = [str(c / n) for n in ("awr_html_10204_radtek_eventdb_eventdb1_1636_1638.html",
+                                    "awr_html_10204_radtek_eventdb_eventdb1_1669_1670.html",
+                                    "awr_html_10204_radtek_eventdb_eventdb1_1757_1768.html")]
+    out = tmp_path / "t.html"
+    res = CliRunner().invoke(main, ["trend", *eventdb, "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    page = assert_self_contained(out.read_text())
+    assert page.data["kind"] == "trend" and len(page.data["windows"]) == 3
+    assert len([a for t, a in page.tags if t == "svg" and a.get("data-chart") == "trend"]) >= 5
+    out = tmp_path / "f.html"
+    res = CliRunner().invoke(main, ["trend", *eventdb, str(c / "awr_txt_12201_rbogusze_insaas3_4912_4913.txt"),
+                                    "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    page = assert_self_contained(out.read_text())
+    assert page.data["kind"] == "fleet"
+    text = page.all_text
+    assert "INSAAS3" in text and "EVENTDB" in text and "R01" in text
 
 
 def test_markdown_has_the_verdict_and_escapes_report_strings():

@@ -9,7 +9,8 @@ Public API::
     render_analysis(doc, report=None) -> str   # report: the parsed Report, for histograms, I/O and section tables
     render_analyses([(doc, report), ...]) -> str
     render_compare(doc) -> str
-    render_trend(doc) -> str
+    render_trend(doc) -> str                   # trend or fleet document (doc["kind"])
+    render_fleet(doc) -> str
     environment() -> jinja2.Environment        # templates and partials, reusable by the web app
 
 Partials (``partials/*.html.j2``): ``verdict``, ``finding_card``, ``chart``, ``section_table``, ``issues``.
@@ -25,9 +26,9 @@ from markupsafe import Markup
 from ..model import Report
 from . import svg
 from .data import chart_data
-from .views import analysis_view, compare_view, section_tables, trend_view
+from .views import analysis_view, compare_view, fleet_view, section_tables, trend_view
 
-__all__ = ["render_analysis", "render_analyses", "render_compare", "render_trend", "environment", "chart_data",
+__all__ = ["render_analysis", "render_analyses", "render_compare", "render_trend", "render_fleet", "environment", "chart_data",
            "section_tables"]
 
 SEVERITY_CLASS = {"critical": "sev-critical", "major": "sev-major", "moderate": "sev-moderate", "minor": "sev-minor",
@@ -86,6 +87,15 @@ def render_compare(doc: dict) -> str:
 
 
 def render_trend(doc: dict) -> str:
-    """A trend document (one series of reports) as time series with the windows where findings fire marked."""
+    """A trend document (one database: time series with the windows where findings fire marked) or a fleet
+    document (several databases, worst first, each with its trend); see docs/compare.md."""
+    if doc.get("kind") == "fleet":
+        view = fleet_view(doc)
+        return environment().get_template("fleet.html.j2").render(title=view["title"], view=view, data=doc)
     view = trend_view(doc)
     return environment().get_template("trend.html.j2").render(title=view["title"], view=view, data=doc)
+
+
+def render_fleet(doc: dict) -> str:
+    """A fleet document (``awrscope trend`` over several databases): same as :func:`render_trend`."""
+    return render_trend(doc)

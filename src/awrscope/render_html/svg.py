@@ -39,6 +39,16 @@ def _n(v: float | None, unit: str = "") -> str:
     return f"{s} {unit}".rstrip() if unit else s
 
 
+def _compact(v: float, unit: str = "") -> str:
+    """Axis labels: 109,063.8 s -> 109k s."""
+    a = abs(v)
+    if unit not in ("B", "B/s") and a >= 1e4:
+        for div, suf in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+            if a >= div:
+                return f"{v / div:.3g}{suf}" + (f" {unit}" if unit and not unit.startswith("1/") else unit[1:] if unit else "")
+    return _n(v, unit)
+
+
 def _trunc(s: str, n: int) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
@@ -189,34 +199,45 @@ def paired(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a
 
 
 def series(points: list[dict], *, label: str, kind: str, unit: str = "", marks: list[dict] | None = None) -> Markup:
-    """A time series: points {x (label), y}; marks {x, label} shade the windows where findings fire."""
-    pts = [p for p in points if p.get("y") is not None]
-    if len(points) < 1 or not pts:
-        return Markup("")
-    h, left, right, top, base = 200, 60, 20, 14, 160
+    """A time series: points {x (label), y} in order; marks {i (point index), label} shade the windows where
+    findings fire. Missing values break the line."""
     n = len(points)
+    if not n or all(p.get("y") is None for p in points):
+        return Markup("")
+    h, left, right, top, base = 210, 96, 20, 14, 160
     step = (W - left - right) / max(n - 1, 1)
-    ymax = max(p["y"] for p in pts) or 1.0
+    ys = [p["y"] for p in points if p.get("y") is not None]
+    ymax = max(ys) or 1.0
+    xs = [left + k * step if n > 1 else left + (W - left - right) / 2 for k in range(n)]
     out = [_open(h, label, kind),
            f'<line class="axis" x1="{left}" y1="{base}" x2="{W - right}" y2="{base}"/>',
-           f'<text class="lbl" x="{left - 6}" y="{top + 4}" text-anchor="end">{escape(_n(ymax, unit))}</text>',
+           f'<text class="lbl" x="{left - 6}" y="{top + 4}" text-anchor="end">{escape(_compact(ymax, unit))}</text>',
+           f'<line class="grid" x1="{left}" y1="{top}" x2="{W - right}" y2="{top}"/>',
            f'<text class="lbl" x="{left - 6}" y="{base}" text-anchor="end">0</text>']
-    xs = {p["x"]: left + k * step for k, p in enumerate(points)}
+    half = max(step / 2, 6)
     for m in marks or []:
-        if m["x"] in xs:
-            cx = xs[m["x"]]
-            out.append(f'<rect class="mark" x="{cx - max(step / 2, 4):.1f}" y="{top}" width="{max(step, 8):.1f}" '
-                       f'height="{base - top}" data-x="{escape(m["x"])}"><title>{escape(m["label"])}</title></rect>')
-    coords = [(xs[p["x"]], base - (base - top) * p["y"] / ymax, p) for p in pts]
-    out.append('<polyline class="line" fill="none" points="' +
-               " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in coords) + '"/>')
-    for x, y, p in coords:
-        out.append(f'<circle class="dot" cx="{x:.1f}" cy="{y:.1f}" r="3.5" data-x="{escape(p["x"])}" data-value="{p["y"]}">'
+        if 0 <= m["i"] < n:
+            out.append(f'<rect class="mark" x="{xs[m["i"]] - half:.1f}" y="{top}" width="{2 * half:.1f}" '
+                       f'height="{base - top}" data-i="{m["i"]}"><title>{escape(m["label"])}</title></rect>')
+    runs: list[list[tuple[float, float]]] = [[]]
+    for k, p in enumerate(points):
+        if p.get("y") is None:
+            runs.append([])
+            continue
+        runs[-1].append((xs[k], base - (base - top) * p["y"] / ymax))
+    for run in runs:
+        if len(run) > 1:
+            out.append('<polyline class="line" fill="none" points="' + " ".join(f"{x:.1f},{y:.1f}" for x, y in run) + '"/>')
+    for k, p in enumerate(points):
+        if p.get("y") is None:
+            continue
+        y = base - (base - top) * p["y"] / ymax
+        out.append(f'<circle class="dot" cx="{xs[k]:.1f}" cy="{y:.1f}" r="3.5" data-i="{k}" data-value="{p["y"]}">'
                    f'<title>{escape(p["x"])}: {escape(_n(p["y"], unit))}</title></circle>')
-    every = max(1, n // 8)
+    every = max(1, -(-n // 8))
     for k, p in enumerate(points):
         if k % every == 0 or k == n - 1:
-            out.append(f'<text class="lbl" x="{xs[p["x"]]:.1f}" y="{base + 16}" text-anchor="middle">'
-                       f'{escape(_trunc(str(p["x"]), 16))}</text>')
+            out.append(f'<text class="lbl" x="{xs[k]:.1f}" y="{base + 16}" text-anchor="middle">'
+                       f'{escape(_trunc(str(p["x"]), 18))}</text>')
     out.append("</svg>")
     return Markup("".join(out))

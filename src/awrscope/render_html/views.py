@@ -214,43 +214,48 @@ def compare_view(doc: dict) -> dict:
             "statistics": stats[:MAX_TABLE_ROWS], "statistics_total": len(stats)}
 
 
-#: Metrics drawn as time series in a trend, in order (ids of the trend document's points, or of the catalogue).
-TREND_METRICS = ("aas", "lfs_ms", "lfpw_ms_per_write", "redo_Bps", "redo_rate_Bps", "txn_per_s", "commit_rate",
-                 "log_switches_per_hour", "temp_io_share", "undo_block_write_share")
+#: Severity at or above which a write-path finding marks its window on the trend charts. General findings
+#: (G rules) describe what dominates and fire in almost every window, so they do not mark windows.
+MARK_SEVERITIES = ("critical", "major", "moderate", "minor")
 
 
-def _val(x):
-    return x.get("value") if isinstance(x, dict) else x
+def _window_label(w: dict, many_instances: bool) -> str:
+    t = w.get("begin_time")
+    x = t[5:16] if t and len(t) >= 16 else (f"{w.get('begin_snap')}-{w.get('end_snap')}" if w.get("begin_snap")
+                                            is not None else f"#{w.get('index', '')}")
+    return f"{x} {w.get('instance') or ''}".strip() if many_instances else x
 
 
 def trend_view(doc: dict) -> dict:
-    """A trend document: ``points`` (or ``reports``), each with a label/time, ``metrics`` {id: value or {value, unit}}
-    and ``findings`` [{id, severity, ...}]. Windows where a finding fires are shaded on every series."""
-    pts = doc.get("points") or doc.get("reports") or doc.get("series") or []
-    norm = []
-    for k, p in enumerate(pts):
-        rep = p.get("report", {})
-        x = (p.get("label") or p.get("end_time") or rep.get("end_time") or
-             (f"{rep.get('begin_snap')}-{rep.get('end_snap')}" if rep.get("begin_snap") is not None else f"#{k + 1}"))
-        norm.append({"x": str(x), "metrics": p.get("metrics", {}), "findings": p.get("findings", [])})
-    units = {}
-    for p in norm:
-        for mid, v in p["metrics"].items():
-            if isinstance(v, dict) and v.get("unit"):
-                units.setdefault(mid, v["unit"])
-    ids = [m for m in TREND_METRICS if any(_val(p["metrics"].get(m)) is not None for p in norm)]
-    fired: dict[str, list[str]] = {}
-    for p in norm:
-        for f in p["findings"]:
-            fid = f.get("id") if isinstance(f, dict) else str(f)
-            if (f.get("severity") if isinstance(f, dict) else None) in ("info",):
-                continue
-            fired.setdefault(p["x"], []).append(fid)
-    marks = [{"x": x, "label": "findings: " + ", ".join(v)} for x, v in fired.items()]
-    charts = [{"metric": m, "unit": units.get(m, ""),
-               "svg": svg.series([{"x": p["x"], "y": _val(p["metrics"].get(m))} for p in norm],
-                                 label=f"{m} over time", kind="trend", unit=units.get(m, ""), marks=marks)}
-              for m in ids]
-    title = f"awrscope trend: {len(norm)} reports"
-    return {"title": title, "doc": doc, "points": norm, "charts": charts, "marks": marks,
-            "finding_ids": sorted({f for v in fired.values() for f in v})}
+    """A trend document (awrscope.trend, docs/compare.md): one series per ``series_meta`` entry over the windows
+    in time order; windows where a write-path finding (R rule, minor or worse) fires are shaded on every chart."""
+    windows = doc.get("windows", [])
+    many = len({w.get("instance") for w in windows}) > 1
+    xs = [_window_label(w, many) for w in windows]
+    marks = []
+    for k, w in enumerate(windows):
+        fired = [f for f in w.get("findings", []) if f.get("id", "").startswith("R")
+                 and f.get("severity") in MARK_SEVERITIES]
+        if fired:
+            marks.append({"i": k, "x": xs[k], "label": "; ".join(f"{f['id']} {f.get('title', '')}" for f in fired),
+                          "ids": [f["id"] for f in fired]})
+    charts = []
+    for meta in doc.get("series_meta", []):
+        vals = doc.get("series", {}).get(meta["id"], [])
+        if not any(v is not None for v in vals):
+            continue
+        charts.append({"id": meta["id"], "label": meta.get("label", meta["id"]), "unit": meta.get("unit", ""),
+                       "svg": svg.series([{"x": x, "y": v} for x, v in zip(xs, vals)],
+                                         label=f"{meta.get('label', meta['id'])} per window", kind="trend",
+                                         unit=meta.get("unit", ""), marks=marks)})
+    db = doc.get("database") or {}
+    title = f"awrscope trend: {db.get('db_name') or '?'}, {len(windows)} windows"
+    rows = [{"i": k, "x": xs[k], "w": w} for k, w in enumerate(windows)]
+    return {"title": title, "doc": doc, "xs": xs, "charts": charts, "marks": marks, "windows": rows,
+            "worst": [rows[i] for i in doc.get("worst", [])[:5] if 0 <= i < len(rows) and (rows[i]["w"].get("score") or 0) > 0]}
+
+
+def fleet_view(doc: dict) -> dict:
+    """A fleet document: databases worst first, each with its own trend view."""
+    dbs = [{"db": d, "trend": trend_view(d["trend"]) if d.get("trend") else None} for d in doc.get("databases", [])]
+    return {"title": f"awrscope fleet: {len(dbs)} databases", "doc": doc, "databases": dbs}
