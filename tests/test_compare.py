@@ -163,3 +163,14 @@ def test_corpus_antognini_separate_reports_match_compare_period(corpus):
     # lfs 0.517 -> 1.04 ms (+102 %) in both
     assert d1["effect"][0].startswith("log file sync 0.517 → 1.04 ms (+10")
     assert d2["effect"][0].startswith("log file sync 0.514 → 1.04 ms (+10")
+
+
+def test_report_compared_with_itself_has_no_effect(corpus):
+    """A report against itself: every delta 0, every finding unchanged, comparable (text and HTML)."""
+    for name in ("awr_txt_11203_antognini_top2_1830_1845.txt", "awr_html_11203_antognini_top2_1830_1845.html"):
+        r = parse_path(corpus / name)
+        doc = compare(r, r)
+        assert doc["comparability"]["comparable"] is True
+        assert all(d["pct"] in (None, 0.0) for d in doc["metrics"].values())
+        assert {f["status"] for f in doc["findings"]} <= {"unchanged"}
+        assert doc["effect"] == ["transactions/s ±0.0 %"]

@@ -14,6 +14,8 @@ import statistics
 
 from .analysis import analyze
 from .metrics import DEFAULT_ALPHA, derive
+from .metrics.derive import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES
+from .parse.names import is_idle
 from .model import Report, normalise_name
 from .whatif import w1_faster_redo
 
@@ -125,6 +127,35 @@ def _event_row(report: Report, m, name: str, elapsed: float | None, dbt: float |
             "pct_db_time": 100.0 * t / dbt if (t is not None and dbt and scope == "fg") else None}
 
 
+def _events_without_time(rep: Report, events: dict, elapsed: float | None, dbt: float | None) -> None:
+    """Compare-period reports of some versions print an event's waits per second, average and
+    % of DB time but no total time: the metrics layer skips such rows, so rebuild them here
+    (time = waits x printed average, else % DB time x DB time)."""
+    for key in ("wait_events", "top_events"):
+        sec = rep.sections.get(key)
+        for r in (sec.rows if sec else ()):
+            if not r.name or r.get("time_s") is not None or is_idle(r.name, r.text.get("wait_class")):
+                continue
+            low = r.name.lower()
+            scope = "bg" if (low in BACKGROUND_ONLY or low.startswith(NOT_DB_TIME_PREFIXES)) else "fg"
+            if f"{scope}:{low}" in events or low in CPU_ROWS:
+                continue
+            waits = r.get("waits")
+            if waits is None and r.get("waits_per_s") is not None and elapsed:
+                waits = r.get("waits_per_s") * elapsed
+            avg = r.get("avg_wait_ms")
+            t = waits * avg / 1000.0 if (waits is not None and avg is not None) else \
+                (r.get("pct_db_time") * dbt / 100.0 if (r.get("pct_db_time") is not None and dbt) else None)
+            if t is None:
+                continue
+            events[f"{scope}:{low}"] = {
+                "scope": scope, "name": r.name, "waits": waits, "time_s": t,
+                "waits_per_s": waits / elapsed if (waits is not None and elapsed) else None,
+                "time_per_s": t / elapsed if elapsed else None, "avg_ms": avg, "avg_ms_basis": "printed average",
+                "avg_ms_printed": avg, "avg_ms_computed": None,
+                "pct_db_time": 100.0 * t / dbt if (dbt and scope == "fg") else None}
+
+
 def side(report: Report, config: dict | None = None, label: str = "") -> dict:
     """Identity, time base, key metrics, events, statistics and analysis of one period."""
     config = config or {}
@@ -142,6 +173,7 @@ def side(report: Report, config: dict | None = None, label: str = "") -> dict:
     for scope, evs in (("fg", m.fg_events), ("bg", m.bg_events)):
         for name in evs:
             events[f"{scope}:{name}"] = _event_row(rep, m, name, elapsed, dbt, scope)
+    _events_without_time(rep, events, elapsed, dbt)
     stats: dict[str, dict] = {}
     sec = rep.sections.get("instance_activity")
     for r in (sec.rows if sec else ()):

@@ -114,9 +114,10 @@ def trend_text(doc: dict) -> str:
         cells = " ".join(f"{_fmt(w['values'][i]):>9s}" for i in ids)
         fs = ",".join(f["id"] for f in w["findings"] if f["id"].startswith("R"))
         out.append(f"  {k:>3d} {_window_label(w):52.52s} {cells}  {fs}")
-    if doc["worst"]:
-        out += ["", "  worst windows first (AAS lost to write-path findings): " +
-                ", ".join(f"#{k} ({doc['windows'][k]['score']:.3g})" for k in doc["worst"][:5])]
+    worst = [k for k in doc["worst"] if doc["windows"][k]["score"] > 0]
+    out += ["", "  worst windows first (average active sessions lost to write-path findings): " +
+            ", ".join(f"#{k} ({doc['windows'][k]['score']:.3g})" for k in worst[:5])
+            if worst else "  no write-path finding costs DB time in any window"]
     if doc["findings"]:
         out += ["", "  findings by window:"]
         for f in doc["findings"]:
