@@ -210,9 +210,30 @@ def test_process_killed_mid_import_leaves_store_consistent(empty_store, corpus):
 def test_migrations_apply_once(empty_store):
     s = empty_store
     again = Store(s.url)
-    rows = again.conn.execute("SELECT version, name FROM schema_migrations")
+    rows = again.conn.execute("SELECT version, name FROM schema_migrations ORDER BY version")
     again.close()
-    assert rows == [(1, "001_initial.sql")]
+    assert rows == [(1, "001_initial.sql"), (2, "002_trend_windows.sql")]
+
+
+def test_upgrade_from_first_migration_fills_trend_windows(empty_store, corpus):
+    """A store made before migration 002: the migration runs on open, and the trend windows
+    of old rows are built from their stored bytes when first asked for."""
+    s = empty_store
+    rid = s.import_paths([_file(corpus, SP1)])[0].id
+    with s.conn.transaction():
+        s.conn.execute("ALTER TABLE reports DROP COLUMN trend_windows")
+        s.conn.execute("DELETE FROM schema_migrations WHERE version = 2")
+    upgraded = Store(s.url)
+    try:
+        assert upgraded.conn.execute("SELECT trend_windows FROM reports WHERE id = ?", (rid,)) == [(None,)]
+        [w] = upgraded.trend_windows("DBM11203")
+        assert w["report_id"] == rid and w["db_name"] == "DBM11203"
+        assert upgraded.conn.execute("SELECT trend_windows IS NOT NULL FROM reports WHERE id = ?", (rid,))[0][0]
+        from awrscope.trend import trend
+        doc = trend(upgraded.trend_windows("DBM11203"))
+        assert doc["kind"] == "trend" and len(doc["windows"]) == 1
+    finally:
+        upgraded.close()
 
 
 def test_prepare_path_reports_bad_input(tmp_path):

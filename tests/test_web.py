@@ -105,8 +105,10 @@ def test_compare_and_trend(server, uploaded):
     assert len(pts) == 2 and pts[0]["begin_time"] < pts[1]["begin_time"]
     # DB time read by hand from the two reports' Time Model: 6,392.9 s and 12,727.0 s
     assert [round(p["value"], 1) for p in pts] == [6392.9, 12727.0]
+    tdoc = httpx.get(server.base + "/api/trend", params={"db": "DBM11203"}).json()["trend"]
+    assert tdoc["kind"] == "trend" and [w["report_id"] for w in tdoc["windows"]] == [a, b]
     page = httpx.get(server.base + "/trend", params={"db": "DBM11203"})
-    assert page.status_code == 200 and "<polyline" in page.text
+    assert page.status_code == 200 and "<polyline" in page.text and "Verdict" in page.text
 
 
 def test_rules_and_openapi(server):

@@ -70,8 +70,21 @@ def prepare(src: Source, config: dict | None = None) -> Prepared | Failed:
         "elapsed_s": _num(report.elapsed_s),
         "db_time_s": _num(report.db_time_s),
     }
+    meta["trend_windows"] = trend_windows_json(report, config)
     return Prepared(src.name, src.sha256, src.size, zlib.compress(src.data, 6), doc, meta,
                     metric_rows(doc), finding_rows(doc))
+
+
+def trend_windows_json(report, config: dict | None = None) -> str | None:
+    """awrscope.trend's windows of a report as JSON; None when they cannot be built (the trend then skips it)."""
+    import json
+
+    from ..trend import windows_of
+
+    try:
+        return json.dumps(windows_of(report, config or {}), ensure_ascii=False, default=str, allow_nan=False)
+    except Exception:  # a trend window is a convenience; the analysis is what must be stored
+        return None
 
 
 def prepare_path(path: str, max_bytes: int = DEFAULT_MAX_BYTES, config: dict | None = None) -> list[Prepared | Failed]:

@@ -296,6 +296,33 @@ class Store:
                 "reports": self.count(db=db, instance=instance, since=since, until=until),
                 "series": [series[m] for m in wanted]}
 
+    def trend_windows(self, db: str, instance: str | None = None, since: str | None = None,
+                      until: str | None = None, config: dict | None = None) -> list[dict]:
+        """awrscope.trend windows of one database's reports, in time order. Rows stored before
+        migration 002 get theirs computed from the stored bytes once, then kept."""
+        from ..parse import parse_source
+        from .ingest import trend_windows_json
+
+        where, params = self._where(db=db, instance=instance, since=since, until=until)
+        rows = self.conn.execute(f"SELECT id, trend_windows FROM reports{where} ORDER BY begin_time, id", params)
+        windows: list[dict] = []
+        for rid, text in rows:
+            if text is None:
+                raw = self.raw(rid)
+                try:
+                    name, sha, data = raw
+                    text = trend_windows_json(parse_source(Source(name, data, sha, len(data))), config)
+                except Exception:
+                    text = None
+                if text is None:
+                    continue
+                with self.conn.transaction():
+                    self.conn.execute("UPDATE reports SET trend_windows = ? WHERE id = ?", (text, rid))
+            for w in json.loads(text):
+                w["report_id"] = rid
+                windows.append(w)
+        return windows
+
     def iter_ids(self) -> Iterator[int]:
         for r in self.conn.execute("SELECT id FROM reports ORDER BY id"):
             yield int(r[0])

@@ -21,7 +21,7 @@ from starlette.formparsers import MultiPartException
 
 from .. import __version__
 from ..store import ImportResult, Store
-from .embed import analysis_html, compare_html, report_css, report_js
+from .embed import analysis_html, compare_html, report_css, report_js, trend_html
 from .views import SEVERITY_ORDER, fmt_num, line_chart, rules_doc
 from .worker import ParseLimits, ParsePool
 
@@ -340,6 +340,10 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             data["available_metrics"] = s.metric_names(db)
             data["databases"] = s.databases()
             data["report_rows"] = s.list(limit=1000, db=db, instance=instance)
+            windows = s.trend_windows(db, instance=instance, config=config)
+        from ..trend import trend
+
+        data["trend"] = trend(windows) if windows else None
         return data
 
     @app.get("/api/trend", tags=["trend"], summary="Metric series of one database, one point per report")
@@ -360,7 +364,9 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         data = await run_in_threadpool(_trend, db, metric, instance)
         charts = [(s, line_chart([((p["begin_time"] or "")[:16], p["value"], p["report_id"]) for p in s["points"]]))
                   for s in data["series"]]
-        return page(request, "trend.html", data=data, databases=data["databases"], charts=charts)
+        body = await run_in_threadpool(trend_html, data["trend"]) if data["trend"] else None
+        return page(request, "trend.html", data=data, databases=data["databases"], charts=charts, body=body,
+                    report_css=report_css() if body else None, report_js=report_js() if body else None)
 
     @app.get("/api/rules", tags=["rules"], summary="The diagnosis rules with their documentation and thresholds")
     async def api_rules():

@@ -29,6 +29,12 @@ def compare_html(doc: dict) -> Markup:
     return _main_of(render_compare(doc))
 
 
+def trend_html(doc: dict) -> Markup:
+    from ..render_html import render_trend
+
+    return _main_of(render_trend(doc))
+
+
 @lru_cache(maxsize=1)
 def report_css() -> Markup:
     """The report's stylesheet, scoped under .awr-report where it styles whole-page elements."""
