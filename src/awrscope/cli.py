@@ -73,8 +73,8 @@ _FAIL_CHOICES = ["critical", "major", "moderate", "minor", "info", "none"]
 
 @main.command("analyze")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default=None,
-              help="Output format (default: from the -o extension, else text).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default=None,
+              help="Output format (default: from the -o extension, else text). html: one self-contained file.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
 @click.option("--fail-on", type=click.Choice(_FAIL_CHOICES), default="none", show_default=True,
               help="Exit 1 when a finding has this severity or worse.")
@@ -98,9 +98,9 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
         click.echo(f"awrscope: cannot read config {config_path}: {e}", err=True)
         sys.exit(EXIT_UNUSABLE)
     if fmt is None:
-        fmt = {"json": "json", "md": "markdown", "markdown": "markdown"}.get((output or "").rsplit(".", 1)[-1].lower(), "text")
+        fmt = {"json": "json", "md": "markdown", "markdown": "markdown", "html": "html", "htm": "html"}.get((output or "").rsplit(".", 1)[-1].lower(), "text")
     results = _load_all(paths, max_size * 1024 * 1024)
-    docs, failed = [], 0
+    docs, reports, failed = [], [], 0
     for name, report, err in results:
         if err:
             failed += 1
@@ -108,6 +108,7 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
             continue
         try:
             docs.append(analyze(report, config))
+            reports.append(report)
         except ValueError as e:  # bad config values
             click.echo(f"awrscope: {e}", err=True)
             sys.exit(EXIT_UNUSABLE)
@@ -119,6 +120,9 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
     if fmt == "json":
         payload = docs[0] if len(docs) == 1 else docs
         _emit(json.dumps(payload, indent=1, ensure_ascii=False, default=str), output)
+    elif fmt == "html":
+        from .render_html import render_analyses
+        _emit(render_analyses(list(zip(docs, reports))), output)
     elif fmt == "markdown":
         _emit("\n\n".join(render_markdown(d) for d in docs), output)
     else:
@@ -168,6 +172,20 @@ def rules_explain(rule_id: str) -> None:
     click.echo("\nThresholds (override in a --config TOML file under [rules." + r.id + "]):")
     for k, v in r.thresholds.items():
         click.echo(f"  {k} = {v}")
+
+
+def _register_optional_commands() -> None:
+    from .store.commands import db_group
+
+    main.add_command(db_group)
+    try:
+        from .web.commands import serve_cmd
+    except ImportError:  # the web extra is optional
+        return
+    main.add_command(serve_cmd)
+
+
+_register_optional_commands()
 
 
 def _emit(text: str, output: str | None) -> None:

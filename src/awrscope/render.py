@@ -72,38 +72,72 @@ def render_text(doc: dict) -> str:
     return "\n".join(out)
 
 
+def _md(v) -> str:
+    """A Markdown table cell or inline text from a report string: no raw HTML, no table breakout."""
+    text = "" if v is None else str(v)
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def _md_range(v, unit: str = "") -> str:
+    if isinstance(v, (list, tuple)) and len(v) == 2:
+        return _num(v[0]) if v[0] == v[1] else f"{_num(v[0])} – {_num(v[1])}{(' ' + unit) if unit else ''}"
+    return _num(v)
+
+
 def render_markdown(doc: dict) -> str:
-    h = _header(doc)
-    out = [f"# awrscope analysis: {h[0]}", "", h[1].strip(), "", h[2].strip(), ""]
+    """The same verdict and tables as the HTML report, for tickets and chat (GitHub-flavoured Markdown).
+    Every report string is escaped: a module or SQL text holding HTML shows as text."""
+    r = doc["report"]
+    out = [f"# awrscope analysis: {_md(doc['source']['path'])}", "",
+           f"{_md(r['kind'])} {_md(r['format'])} {_md(r['version'] or '?')} · db **{_md(r['db_name'])}** · "
+           f"instance(s) {_md(', '.join(r['instances']) or '?')} · host {_md(r['host'])} · snaps {r['begin_snap']}-{r['end_snap']}",
+           "", f"elapsed {_num(r['elapsed_s'])} s, DB time {_num(r['db_time_s'])} s ({_md(r['db_time_basis'])}, "
+           f"confidence {_md(r['db_time_confidence'])})", ""]
+    out += ["## Verdict", ""]
+    if not doc["findings"]:
+        out.append("No finding.")
+    for i, f in enumerate(doc["findings"], 1):
+        out.append(f"{i}. **{f['severity'].upper()}** {f['id']} {_md(f['title'])} — {_num(f['impact']['pct_db_time'])} % "
+                   f"of DB time, confidence {f['confidence']}")
     cp = doc.get("commit_path")
     if cp and cp.get("pct_db_time") is not None:
-        out += [f"**Commit path**: log file sync {_num(cp['lfs_ms'])} ms, {_num(cp['pct_db_time'])} % of DB time; "
-                f"I/O part {_num(cp.get('io_part_pct_db_time'))} %, non-I/O {_num(cp.get('non_io_part_pct_db_time'))} % "
-                f"(owner {cp.get('non_io_owner')})", ""]
-    out += ["## Findings (ranked by impact)", "", "| # | Severity | Rule | Title | Impact (% DB time) | Confidence |",
-            "|---|---|---|---|---|---|"]
+        out += ["", "## Commit path", "", "| part | seconds | % of DB time |", "|---|---:|---:|",
+                f"| log file sync ({_num(cp['lfs_ms'])} ms × {_num(cp['lfs_waits'])} waits) | {_num(cp.get('lfs_time_s'))} | "
+                f"{_num(cp['pct_db_time'])} |",
+                f"| I/O part (LGWR write {_num(cp.get('lgwr_ms_per_write'))} ms, {_md(cp.get('lgwr_source'))}) | "
+                f"{_num(cp.get('io_part_s'))} | {_num(cp.get('io_part_pct_db_time'))} |",
+                f"| non-I/O remainder (owner {_md(cp.get('non_io_owner'))}) | {_num(cp.get('non_io_part_s'))} | "
+                f"{_num(cp.get('non_io_part_pct_db_time'))} |"]
+    out += ["", "## Findings (ranked by impact)", "", "| # | Severity | Rule | Title | Impact (% DB time) | Confidence |",
+            "|---|---|---|---|---:|---|"]
     for i, f in enumerate(doc["findings"], 1):
-        out.append(f"| {i} | {f['severity']} | {f['id']} | {f['title']} | {_num(f['impact']['pct_db_time'])} | {f['confidence']} |")
+        out.append(f"| {i} | {f['severity']} | {f['id']} | {_md(f['title'])} | {_num(f['impact']['pct_db_time'])} | {f['confidence']} |")
     for f in doc["findings"]:
-        out += ["", f"### {f['id']} {f['title']}", "", f"- severity **{f['severity']}**, confidence **{f['confidence']}**, "
+        out += ["", f"### {f['id']} {_md(f['title'])}", "", f"- severity **{f['severity']}**, confidence **{f['confidence']}**, "
                 f"impact {_num(f['impact']['db_time_s'])} s ({_num(f['impact']['pct_db_time'])} % of DB time)", "",
-                "| Metric | Value | Unit | Threshold | Source |", "|---|---|---|---|---|"]
+                "| Metric | Value | Unit | Threshold | Source |", "|---|---:|---|---|---|"]
         for e in f["evidence"]:
-            src = e["source"][0] if e["source"] else None
-            out.append(f"| {e['metric']} | {_num(e['value'])} | {e['unit']} | {e['threshold'] or ''} | "
-                       f"{(src['section'] + ' line ' + str(src['line'])) if src else ''} |")
-        out += ["", f"**Recommendation**: {f['recommendation']}"]
+            src = ", ".join(f"{_md(x['section'])} line {x['line']}" for x in e["source"] if x.get("line"))
+            out.append(f"| {_md(e['metric'])} | {_num(e['value'])} | {_md(e['unit'])} | {_md(e['threshold'] or '')} | {src} |")
+        out += ["", f"**Recommendation**: {_md(f['recommendation'])}"]
         if f.get("confirm"):
-            out.append(f"\n**Confirm**: {f['confirm']}  \n**Refute**: {f['refute']}")
+            out.append(f"\n**Confirm**: {_md(f['confirm'])}  \n**Refute**: {_md(f['refute'])}")
         for w in f["whatif"]:
-            out.append(f"\n- What-if {w['id']}: {w['text']} (assumptions: {'; '.join(w['assumptions'])})")
+            bounds = "; ".join(f"{k} {_md_range(v)}" for k, v in (w.get("result") or {}).items())
+            out.append(f"\n- What-if {w['id']}: {_md(w['text'])}" + (f" (bounds: {bounds})" if bounds else "") +
+                       f" (assumptions: {_md('; '.join(w['assumptions']))})")
         for c in f["caveats"]:
-            out.append(f"- Caveat: {c}")
+            out.append(f"- Caveat: {_md(c)}")
+    km = [(k, doc["metrics"][k]) for k in KEY_METRICS if k in doc.get("metrics", {}) and doc["metrics"][k]["value"] is not None]
+    if km:
+        out += ["", "## Key metrics", "", "| Metric | Value | Unit | Lines |", "|---|---:|---|---|"]
+        out += [f"| {k} | {_num(m['value'])} | {_md(m['unit'])} | "
+                f"{', '.join(str(s['line']) for s in m.get('source', []) if s.get('line'))} |" for k, m in km]
     if doc["not_applicable"]:
-        out += ["", "## Not applicable", ""] + [f"- {n['id']} {n['title']}: needs {', '.join(n['needs'])}" for n in doc["not_applicable"]]
+        out += ["", "## Not applicable", ""] + [f"- {n['id']} {_md(n['title'])}: needs {_md(', '.join(n['needs']))}"
+                                                for n in doc["not_applicable"]]
+    if doc.get("issues"):
+        out += ["", "## Parse issues", "", "| Level | Section | Line | Message |", "|---|---|---:|---|"]
+        out += [f"| {i['level']} | {_md(i['section'] or '')} | {i['line'] or ''} | {_md(i['message'])} |" for i in doc["issues"]]
     return "\n".join(out)
-
-
-# Compare, trend and fleet documents (docs/compare.md) are rendered in render_compare.py.
-from .render_compare import compare_markdown as render_compare_markdown  # noqa: E402,F401
-from .render_compare import compare_text as render_compare_text  # noqa: E402,F401

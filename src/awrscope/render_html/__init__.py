@@ -1,0 +1,101 @@
+"""One self-contained HTML file per analysis, compare or trend document (issue 6).
+
+Inline CSS, inline SVG charts drawn here in Python, a few lines of inline JS for
+sortable tables, the data as an inline JSON island; nothing is fetched when the
+file is opened. Jinja2 autoescaping is on: every string from a report is text.
+
+Public API::
+
+    render_analysis(doc, report=None) -> str   # report: the parsed Report, for histograms, I/O and section tables
+    render_analyses([(doc, report), ...]) -> str
+    render_compare(doc) -> str
+    render_trend(doc) -> str                   # trend or fleet document (doc["kind"])
+    render_fleet(doc) -> str
+    environment() -> jinja2.Environment        # templates and partials, reusable by the web app
+
+Partials (``partials/*.html.j2``): ``verdict``, ``finding_card``, ``chart``, ``section_table``, ``issues``.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+from ..model import Report
+from . import svg
+from .data import chart_data
+from .views import analysis_view, compare_view, fleet_view, section_tables, trend_view
+
+__all__ = ["render_analysis", "render_analyses", "render_compare", "render_trend", "render_fleet", "environment", "chart_data",
+           "section_tables"]
+
+SEVERITY_CLASS = {"critical": "sev-critical", "major": "sev-major", "moderate": "sev-moderate", "minor": "sev-minor",
+                  "info": "sev-info"}
+
+
+def _json_island(obj) -> Markup:
+    """JSON safe inside <script type="application/json">: no '<', '>' or '&' survive literally."""
+    text = json.dumps(obj, ensure_ascii=False, default=str, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return Markup(text)
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(loader=PackageLoader("awrscope.render_html", "templates"),
+                      autoescape=select_autoescape(["html", "j2", "svg"], default=True, default_for_string=True),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["num"] = svg._n
+    env.filters["json_island"] = _json_island
+    env.filters["sevclass"] = lambda s: SEVERITY_CLASS.get(s, "sev-info")
+    env.filters["bounds"] = _bounds
+    return env
+
+
+def _bounds(v, unit: str = "") -> str:
+    if isinstance(v, (list, tuple)) and len(v) == 2:
+        lo, hi = v
+        if lo == hi:
+            return svg._n(lo, unit)
+        return f"{svg._n(lo)} – {svg._n(hi, unit)}"
+    if isinstance(v, (int, float)):
+        return svg._n(v, unit)
+    return "n/a" if v is None else str(v)
+
+
+def render_analysis(doc: dict, report: Report | None = None) -> str:
+    """One analysed report as a standalone HTML page."""
+    return render_analyses([(doc, report)])
+
+
+def render_analyses(items: list[tuple[dict, Report | None]]) -> str:
+    """Several analysed reports in one page (``awrscope analyze a.txt b.txt -o x.html``)."""
+    views = [analysis_view(doc, report) for doc, report in items]
+    title = views[0]["title"] if len(views) == 1 else f"awrscope: {len(views)} reports"
+    data = [{"analysis": doc, "charts": v["charts"]} for (doc, _), v in zip(items, views)]
+    return environment().get_template("analysis.html.j2").render(
+        title=title, views=views, data=data[0] if len(data) == 1 else data)
+
+
+def render_compare(doc: dict) -> str:
+    """A compare document (two periods or two reports) as before/after bars with deltas."""
+    view = compare_view(doc)
+    return environment().get_template("compare.html.j2").render(title=view["title"], view=view, data=doc)
+
+
+def render_trend(doc: dict) -> str:
+    """A trend document (one database: time series with the windows where findings fire marked) or a fleet
+    document (several databases, worst first, each with its trend); see docs/compare.md."""
+    if doc.get("kind") == "fleet":
+        view = fleet_view(doc)
+        return environment().get_template("fleet.html.j2").render(title=view["title"], view=view, data=doc)
+    view = trend_view(doc)
+    return environment().get_template("trend.html.j2").render(title=view["title"], view=view, data=doc)
+
+
+def render_fleet(doc: dict) -> str:
+    """A fleet document (``awrscope trend`` over several databases): same as :func:`render_trend`."""
+    return render_trend(doc)

@@ -1,0 +1,243 @@
+"""Inline SVG charts drawn server-side (no JavaScript library, nothing fetched).
+
+Each function takes plain numbers and labels and returns ``Markup``; every label
+is escaped here, because report strings (event and tablespace names) reach the
+charts. Colours are CSS classes (``s0``..``s7``, ``temp``, ``undo``, ...) so the
+stylesheet decides light, dark and print.
+"""
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+W = 720  # viewBox width; the SVG scales to its container
+FONT = 12
+
+
+def _n(v: float | None, unit: str = "") -> str:
+    if v is None:
+        return "n/a"
+    a = abs(v)
+    if a >= 1e9 and unit in ("B", "B/s"):
+        s = f"{v / 2**30:.2f} GiB"
+        return s + ("/s" if unit == "B/s" else "")
+    if a >= 1e6 and unit in ("B", "B/s"):
+        s = f"{v / 2**20:.2f} MiB"
+        return s + ("/s" if unit == "B/s" else "")
+    if a >= 1e4 and unit in ("B", "B/s"):
+        s = f"{v / 1024:.1f} KiB"
+        return s + ("/s" if unit == "B/s" else "")
+    if a >= 1e6 or (a >= 100 and float(v).is_integer()):
+        s = f"{v:,.0f}"
+    elif a >= 100:
+        s = f"{v:,.1f}"
+    elif a >= 1 or a == 0:
+        s = f"{v:.2f}".rstrip("0").rstrip(".")
+    else:
+        s = f"{v:.3g}"
+    if unit in ("1/s", "1/h", "1/min"):
+        return f"{s}{unit[1:]}"
+    return f"{s} {unit}".rstrip() if unit else s
+
+
+def _compact(v: float, unit: str = "") -> str:
+    """Axis labels: 109,063.8 s -> 109k s."""
+    a = abs(v)
+    if unit not in ("B", "B/s") and a >= 1e4:
+        for div, suf in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+            if a >= div:
+                return f"{v / div:.3g}{suf}" + (f" {unit}" if unit and not unit.startswith("1/") else unit[1:] if unit else "")
+    return _n(v, unit)
+
+
+def _trunc(s: str, n: int) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _open(h: int, label: str, kind: str, width: int = W) -> str:
+    return (f'<svg class="chart" data-chart="{escape(kind)}" viewBox="0 0 {width} {h}" width="100%" '
+            f'preserveAspectRatio="xMinYMin meet" role="img" aria-label="{escape(label)}" '
+            f'font-size="{FONT}"><title>{escape(label)}</title>')
+
+
+def hbars(items: list[dict], *, label: str, kind: str, unit: str = "", value_key: str = "value",
+          note_key: str | None = None, label_w: int = 250) -> Markup:
+    """Horizontal bars: one row per item {label, value, cls?, note?}; the value is printed right of the bar."""
+    rows = [i for i in items if i.get(value_key) is not None]
+    if not rows:
+        return Markup("")
+    row_h, top = 22, 6
+    h = top + row_h * len(rows) + 6
+    vmax = max(i[value_key] for i in rows) or 1.0
+    bar_w = W - label_w - 150
+    out = [_open(h, label, kind)]
+    for k, i in enumerate(rows):
+        y = top + k * row_h
+        v = i[value_key]
+        w = max(1.0, bar_w * v / vmax) if v > 0 else 0
+        cls = i.get("cls") or "s0"
+        text = _n(v, unit)
+        if note_key and i.get(note_key):
+            text += f"  {i[note_key]}"
+        out.append(f'<g class="row" data-label="{escape(i["label"])}" data-value="{v}">'
+                   f'<title>{escape(i["label"])}: {escape(text)}</title>'
+                   f'<text class="lbl" x="{label_w - 8}" y="{y + 15}" text-anchor="end">'
+                   f'{escape(_trunc(str(i["label"]), 38))}</text>'
+                   f'<rect class="bar {escape(cls)}" x="{label_w}" y="{y + 3}" width="{w:.1f}" height="{row_h - 6}" rx="2"/>'
+                   f'<text class="val" x="{label_w + w + 6:.1f}" y="{y + 15}">{escape(text)}</text></g>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def stacked(parts: list[dict], *, label: str, kind: str, total: float | None = None, unit: str = "s") -> Markup:
+    """One 100 % bar split into parts {label, value, cls}; a legend below with value and share."""
+    legend = [p for p in parts if p.get("value") is not None]
+    parts = [p for p in legend if p["value"] > 0]
+    if not parts:
+        return Markup("")
+    total = total or sum(p["value"] for p in parts)
+    x0, bw, bh = 4, W - 8, 34
+    ncol = 3 if len(legend) > 4 else 2
+    leg_rows = (len(legend) + ncol - 1) // ncol
+    h = bh + 14 + leg_rows * 20 + 4
+    out = [_open(h, label, kind)]
+    x = float(x0)
+    # bar widths are shares of the drawn total; printed shares are the part's own "pct" when given
+    # (% of DB time), so the chart never contradicts the tables when the parts exceed DB time.
+    drawn = max(total, sum(p["value"] for p in parts))
+    for p in parts:
+        w = bw * p["value"] / drawn
+        share = p["pct"] if p.get("pct") is not None else 100 * p["value"] / total
+        out.append(f'<rect class="seg {escape(p.get("cls") or "s0")}" x="{x:.1f}" y="2" width="{max(w, 0.5):.1f}" '
+                   f'height="{bh}" data-label="{escape(p["label"])}" data-value="{p["value"]}">'
+                   f'<title>{escape(p["label"])}: {escape(_n(p["value"], unit))} ({share:.1f} %)</title></rect>')
+        if w > 60:
+            out.append(f'<text class="inbar" x="{x + 6:.1f}" y="{bh / 2 + 6:.1f}">{share:.0f} %</text>')
+        x += w
+    for k, p in enumerate(legend):
+        col, row = k % ncol, k // ncol
+        lx, ly = x0 + col * (W // ncol), bh + 20 + row * 20
+        share = p["pct"] if p.get("pct") is not None else 100 * p["value"] / total
+        out.append(f'<rect class="seg {escape(p.get("cls") or "s0")}" x="{lx}" y="{ly - 10}" width="12" height="12" rx="2"/>'
+                   f'<text class="lbl" x="{lx + 17}" y="{ly}">{escape(_trunc(p["label"], 24))} '
+                   f'{escape(_n(p["value"], unit))} ({share:.1f} %)</text>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def columns(buckets: list[dict], *, label: str, kind: str, narrow: bool = False) -> Markup:
+    """Vertical bars of a wait histogram: buckets {label, pct}, blank buckets drawn as 0 and labelled '-'.
+    Many buckets (19c's merged histograms) get smaller, slanted labels."""
+    if not buckets:
+        return Markup("")
+    n = len(buckets)
+    if n > 12:  # drop the empty ends (keep one empty bucket each side for context)
+        filled = [k for k, b in enumerate(buckets) if b.get("pct")]
+        if filled:
+            buckets = buckets[max(0, filled[0] - 1): filled[-1] + 2]
+            n = len(buckets)
+    dense = n > 12
+    width = 460 if narrow and not dense else W  # half-width charts keep their text at reading size
+    vmax = max([b.get("pct") or 0 for b in buckets] + [1.0])  # scale to the tallest bucket; labels give the %
+    base, top = 140, 18
+    h = base + (52 if dense else 26)
+    slot = (width - 20) / n
+    fs = 10 if dense else FONT
+    out = [_open(h, label, kind, width)]
+    out.append(f'<line class="axis" x1="10" y1="{base}" x2="{width - 10}" y2="{base}"/>')
+    for k, b in enumerate(buckets):
+        v = b.get("pct")
+        x = 10 + k * slot
+        cx = x + slot / 2
+        bh = (base - top) * (v or 0) / vmax
+        cls = b.get("cls") or "s0"
+        shown = "" if v is None and dense else ("-" if v is None else f"{v:g}%")
+        lab = (f'<text class="lbl" font-size="{fs}" x="{cx:.1f}" y="{base + 12}" text-anchor="end" '
+               f'transform="rotate(-40 {cx:.1f} {base + 12})">{escape(b["label"])}</text>' if dense else
+               f'<text class="lbl" x="{cx:.1f}" y="{base + 16}" text-anchor="middle">{escape(b["label"])}</text>')
+        out.append(f'<g class="col" data-label="{escape(b["label"])}" data-value="{"" if v is None else v}">'
+                   f'<title>{escape(b["label"])}: {"-" if v is None else f"{v:g} %"}</title>'
+                   f'<rect class="bar {escape(cls)}" x="{x + slot * 0.15:.1f}" y="{base - bh:.1f}" '
+                   f'width="{slot * 0.7:.1f}" height="{max(bh, 0):.1f}" rx="2"/>'
+                   f'<text class="val" font-size="{fs}" x="{cx:.1f}" y="{base - bh - 4:.1f}" text-anchor="middle">'
+                   f'{escape(shown)}</text>{lab}</g>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def paired(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a_name: str, b_name: str,
+           unit: str = "", label_w: int = 270, note=None) -> Markup:
+    """Two bars per row (e.g. reads and writes, or before and after), each scaled to the largest value of all.
+    ``note(row)`` adds text after the first bar; a row's ``note_b`` after the second (e.g. the change in %)."""
+    rows = [r for r in rows if r.get(a_key) is not None or r.get(b_key) is not None]
+    if not rows:
+        return Markup("")
+    row_h, top = 34, 24
+    h = top + row_h * len(rows) + 4
+    vmax = max(max(r.get(a_key) or 0, r.get(b_key) or 0) for r in rows) or 1.0
+    bar_w = W - label_w - 190
+    out = [_open(h, label, kind),
+           f'<rect class="bar pa" x="{label_w}" y="4" width="12" height="12"/><text class="lbl" x="{label_w + 17}" y="14">{escape(a_name)}</text>'
+           f'<rect class="bar pb" x="{label_w + 140}" y="4" width="12" height="12"/><text class="lbl" x="{label_w + 157}" y="14">{escape(b_name)}</text>']
+    for k, r in enumerate(rows):
+        y = top + k * row_h
+        hl = f' hl {r["kind"]}' if r.get("kind") else ""
+        extra = note(r) if note else ""
+        out.append(f'<g class="row{hl}" data-label="{escape(r["label"])}">'
+                   f'<text class="lbl{hl}" x="{label_w - 8}" y="{y + 19}" text-anchor="end">'
+                   f'{escape(_trunc(str(r["label"]), 40))}</text>')
+        for j, (key, cls) in enumerate(((a_key, "pa"), (b_key, "pb"))):
+            v = r.get(key)
+            w = 0 if not v else max(1.0, bar_w * v / vmax)
+            yy = y + 3 + j * 14
+            out.append(f'<rect class="bar {cls}" x="{label_w}" y="{yy}" width="{w:.1f}" height="12" rx="2" '
+                       f'data-value="{"" if v is None else v}"/>'
+                       f'<text class="val" x="{label_w + w + 5:.1f}" y="{yy + 10}">'
+                       f'{escape(_n(v, unit))}{escape(extra if j == 0 else (r.get("note_b") or ""))}</text>')
+        out.append("</g>")
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def series(points: list[dict], *, label: str, kind: str, unit: str = "", marks: list[dict] | None = None) -> Markup:
+    """A time series: points {x (label), y} in order; marks {i (point index), label} shade the windows where
+    findings fire. Missing values break the line."""
+    n = len(points)
+    if not n or all(p.get("y") is None for p in points):
+        return Markup("")
+    h, left, right, top, base = 210, 96, 20, 14, 160
+    step = (W - left - right) / max(n - 1, 1)
+    ys = [p["y"] for p in points if p.get("y") is not None]
+    ymax = max(ys) or 1.0
+    xs = [left + k * step if n > 1 else left + (W - left - right) / 2 for k in range(n)]
+    out = [_open(h, label, kind),
+           f'<line class="axis" x1="{left}" y1="{base}" x2="{W - right}" y2="{base}"/>',
+           f'<text class="lbl" x="{left - 6}" y="{top + 4}" text-anchor="end">{escape(_compact(ymax, unit))}</text>',
+           f'<line class="grid" x1="{left}" y1="{top}" x2="{W - right}" y2="{top}"/>',
+           f'<text class="lbl" x="{left - 6}" y="{base}" text-anchor="end">0</text>']
+    half = max(step / 2, 6)
+    for m in marks or []:
+        if 0 <= m["i"] < n:
+            out.append(f'<rect class="mark" x="{xs[m["i"]] - half:.1f}" y="{top}" width="{2 * half:.1f}" '
+                       f'height="{base - top}" data-i="{m["i"]}"><title>{escape(m["label"])}</title></rect>')
+    runs: list[list[tuple[float, float]]] = [[]]
+    for k, p in enumerate(points):
+        if p.get("y") is None:
+            runs.append([])
+            continue
+        runs[-1].append((xs[k], base - (base - top) * p["y"] / ymax))
+    for run in runs:
+        if len(run) > 1:
+            out.append('<polyline class="line" fill="none" points="' + " ".join(f"{x:.1f},{y:.1f}" for x, y in run) + '"/>')
+    for k, p in enumerate(points):
+        if p.get("y") is None:
+            continue
+        y = base - (base - top) * p["y"] / ymax
+        out.append(f'<circle class="dot" cx="{xs[k]:.1f}" cy="{y:.1f}" r="3.5" data-i="{k}" data-value="{p["y"]}">'
+                   f'<title>{escape(p["x"])}: {escape(_n(p["y"], unit))}</title></circle>')
+    every = max(1, -(-n // 8))
+    for k, p in enumerate(points):
+        if k % every == 0 or k == n - 1:
+            out.append(f'<text class="lbl" x="{xs[k]:.1f}" y="{base + 16}" text-anchor="middle">'
+                       f'{escape(_trunc(str(p["x"]), 18))}</text>')
+    out.append("</svg>")
+    return Markup("".join(out))

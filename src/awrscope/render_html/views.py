@@ -1,0 +1,261 @@
+"""View models: what the templates show, computed in Python (charts as SVG Markup, tables as cells)."""
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from ..model import Report
+from . import svg
+from .data import chart_data, io_kind
+
+#: Colour class per wait class (CSS decides the colour, light and dark).
+CLASS_COLOUR = {"db cpu": "cpu", "commit": "commit", "user i/o": "uio", "system i/o": "sio",
+                "configuration": "cfg", "concurrency": "conc", "application": "app", "other": "oth",
+                "cluster": "clu", "network": "net", "scheduler": "sch", "administrative": "adm", "queueing": "oth"}
+#: Wait class of common events, for reports that print no class beside the event (AWR 10g/11g text, Statspack).
+EVENT_CLASS = {"log file sync": "Commit", "log file parallel write": "System I/O", "db file sequential read": "User I/O",
+               "db file scattered read": "User I/O", "direct path read": "User I/O", "direct path write": "User I/O",
+               "direct path read temp": "User I/O", "direct path write temp": "User I/O",
+               "db file parallel read": "User I/O", "read by other session": "User I/O",
+               "log buffer space": "Configuration", "free buffer waits": "Configuration",
+               "enq: tx - row lock contention": "Application", "enq: hw - contention": "Configuration",
+               "buffer busy waits": "Concurrency", "library cache lock": "Concurrency",
+               "control file sequential read": "System I/O", "control file parallel write": "System I/O",
+               "local write wait": "User I/O", "write complete waits": "Configuration",
+               "enq: cr - block range reuse ckpt": "Other"}
+EVENT_COLOUR = {"log file sync": "commit", "log file parallel write": "sio", "db file sequential read": "uio",
+                "db file scattered read": "uio", "direct path write temp": "uio", "direct path read temp": "uio",
+                "direct path write": "uio", "direct path read": "uio", "log buffer space": "cfg",
+                "db file parallel write": "sio"}
+MAX_TABLE_ROWS = 400
+KEY_METRICS = ("elapsed_s", "db_time_s", "aas", "db_cpu_s", "host_cpu_busy_pct", "redo_rate_Bps", "commit_rate",
+               "redo_per_commit_B", "lfs_ms", "lfpw_ms_per_write", "redo_write_ms", "synch_ms", "lfs_lfpw_ratio",
+               "non_io_residual_ms", "log_switches_per_hour", "redo_block_size_est", "redo_wastage_pct",
+               "temp_io_share", "undo_block_write_share", "reuse_wait_share")
+
+
+def _cls(name: str | None, wait_class: str | None = None) -> str:
+    if wait_class:
+        wc = wait_class.lower()
+        hit = CLASS_COLOUR.get(wc) or next((v for k, v in CLASS_COLOUR.items() if k.startswith(wc)), None)
+        if hit:
+            return hit
+    low = (name or "").lower()
+    if low.startswith(("latch", "cursor:", "library cache", "row cache")):
+        return "conc"
+    if low.startswith("enq:"):
+        return "app" if "row lock" in low else "cfg"
+    if low in EVENT_CLASS:
+        return CLASS_COLOUR[EVENT_CLASS[low].lower()]
+    if name and name.lower() in CLASS_COLOUR:
+        return CLASS_COLOUR[name.lower()]
+    return EVENT_COLOUR.get(low, "oth")
+
+
+def analysis_view(doc: dict, report: Report | None = None) -> dict:
+    charts = chart_data(doc, report)
+    r = doc["report"]
+    title = f"awrscope: {r.get('db_name') or '?'} snaps {r.get('begin_snap')}-{r.get('end_snap')}"
+    return {"title": title, "doc": doc, "report": r, "charts": charts, "svg": _charts_svg(charts),
+            "key_metrics": _key_metrics(doc), "tables": section_tables(report) if report is not None else [],
+            "has_report": report is not None, "na_groups": _na_groups(doc)}
+
+
+def _na_groups(doc: dict) -> list[dict]:
+    groups: dict[str, list[str]] = {}
+    for n in doc.get("not_applicable", []):
+        groups.setdefault(", ".join(n["needs"]), []).append(n["id"])
+    return [{"needs": k, "ids": sorted(v)} for k, v in groups.items()]
+
+
+def _key_metrics(doc: dict) -> list[dict]:
+    m = doc.get("metrics", {})
+    out = []
+    for k in KEY_METRICS:
+        x = m.get(k)
+        if x and x.get("value") is not None:
+            out.append({"id": k, "value": x["value"], "unit": x["unit"], "formula": x.get("formula"),
+                        "lines": [s.get("line") for s in x.get("source", []) if s.get("line")]})
+    return out
+
+
+def _charts_svg(c: dict) -> dict:
+    out: dict[str, Markup | list] = {}
+    dt = c.get("db_time")
+    if dt:
+        parts = [{"label": x["label"], "value": x["time_s"], "pct": x["pct"], "cls": _cls(x["label"])}
+                 for x in dt["components"]]
+        if dt.get("unaccounted_s"):
+            parts.append({"label": "other / unattributed", "value": dt["unaccounted_s"],
+                          "pct": 100 * dt["unaccounted_s"] / dt["db_time_s"], "cls": "rest"})
+        out["db_time_split"] = svg.stacked(parts, label="DB time: CPU and wait classes", kind="db_time_split",
+                                           total=dt["db_time_s"])
+        ev = [{"label": e["label"], "value": e["pct"] if e["pct"] is not None else e["time_s"],
+               "cls": "cpu" if e["label"] == "DB CPU" else _cls(e["label"], e.get("wait_class")),
+               "note": f"({svg._n(e['time_s'], 's')})"} for e in dt["events"]]
+        unit = "%" if all(e["pct"] is not None for e in dt["events"]) else "s"
+        out["db_time_events"] = svg.hbars(ev, label="Top foreground events and DB CPU, % of DB time",
+                                          kind="db_time_events", unit=unit, note_key="note")
+    cp = c.get("commit_path")
+    if cp:
+        parts = [{"label": "I/O part (LGWR write)", "value": cp.get("io_part_s"), "cls": "sio"},
+                 {"label": "non-I/O remainder", "value": cp.get("non_io_part_s"), "cls": "cfg"}]
+        out["commit_split"] = svg.stacked(parts, label="log file sync time: I/O part vs non-I/O remainder",
+                                          kind="commit_split", total=cp.get("lfs_time_s"))
+        ms = [{"label": "log file sync (avg per wait)", "value": cp.get("lfs_ms"), "cls": "commit"},
+              {"label": f"LGWR write ({cp.get('lgwr_source') or 'n/a'})", "value": cp.get("lgwr_ms_per_write"),
+               "cls": "sio"},
+              {"label": "non-I/O remainder per commit", "value": cp.get("non_io_ms_per_commit"), "cls": "cfg"}]
+        out["commit_ms"] = svg.hbars(ms, label="Commit path latency, ms", kind="commit_ms", unit="ms")
+    out["histograms"] = [
+        {"h": h, "svg": svg.columns([{"label": b["label"], "pct": b["pct"],
+                                      "cls": _cls(h["event"])} for b in h["buckets"]],
+                                    label=f"{h['event']}: % of waits per bucket ({h['title']})", kind="histogram",
+                                    narrow=True)}
+        for h in c.get("histograms", [])]
+    io = c.get("io")
+    if io:
+        rows = [dict(r, label=r["name"] + (f" [{r['kind'].upper()}]" if r.get("kind") else ""),
+                     note_b=f"  avg write {svg._n(r['write_ms'], 'ms')}" if r.get("write_ms") is not None else "")
+                for r in io["rows"]]
+
+        def note(r):
+            return f"  avg read {svg._n(r['read_ms'], 'ms')}" if r.get("read_ms") is not None else ""
+        out["io"] = svg.paired(rows, label=f"{io['title']}: reads and writes", kind="io", a_key="reads",
+                               b_key="writes", a_name="reads", b_name="writes",
+                               unit="MB" if io["unit"] == "MB" else "", note=note)
+    return out
+
+
+def section_tables(report: Report | None) -> list[dict]:
+    """Every parsed section as a table: columns (label, unit), rows of (text, sort value) cells, the report line."""
+    if report is None:
+        return []
+    tables = []
+    for key, sec in report.sections.items():
+        text_cols: list[str] = []
+        for row in sec.rows:
+            for k in row.text:
+                if k not in text_cols:
+                    text_cols.append(k)
+        val_cols = [k for k in sec.units if k not in text_cols and any(k in r.values for r in sec.rows)]
+        for row in sec.rows:
+            for k in row.values:
+                if k not in val_cols:
+                    val_cols.append(k)
+        cols = [{"key": "name", "label": "name", "unit": "", "num": False}]
+        cols += [{"key": k, "label": k, "unit": "", "num": False} for k in text_cols if k != "name"]
+        cols += [{"key": k, "label": k, "unit": sec.units.get(k, ""), "num": True} for k in val_cols]
+        cols.append({"key": "line", "label": "line", "unit": "", "num": True})
+        rows = []
+        for row in sec.rows[:MAX_TABLE_ROWS]:
+            cells = []
+            for c in cols:
+                if c["key"] == "name":
+                    cells.append((row.name or "", row.name or ""))
+                elif c["key"] == "line":
+                    cells.append((str(row.line), row.line))
+                elif c["num"]:
+                    v = row.values.get(c["key"])
+                    cells.append(("" if v is None else svg._n(v), "" if v is None else v))
+                else:
+                    t = row.text.get(c["key"], "")
+                    cells.append((t, t))
+            rows.append({"cells": cells, "kind": io_kind(row.name) if key in ("tablespace_io", "file_io") else None})
+        tables.append({"key": key, "title": sec.title, "line": sec.line, "columns": cols, "rows": rows,
+                       "total_rows": len(sec.rows), "notes": list(sec.notes)})
+    return tables
+
+
+def _delta_cells(d: dict, unit: str = "") -> dict:
+    pct = d.get("pct")
+    return {"before": d.get("before"), "after": d.get("after"), "diff": d.get("diff"), "pct": pct, "unit": unit,
+            "dir": None if pct is None or abs(pct) < 0.5 else ("up" if pct > 0 else "down")}
+
+
+def compare_view(doc: dict) -> dict:
+    """Before/after view of a compare document (awrscope.compare, docs/compare.md)."""
+    b, a = doc["before"], doc["after"]
+    title = (f"awrscope compare: {b['report'].get('db_name') or '?'} {b['report'].get('begin_snap')}-"
+             f"{b['report'].get('end_snap')} vs {a['report'].get('db_name') or '?'} {a['report'].get('begin_snap')}-"
+             f"{a['report'].get('end_snap')}")
+    metrics = doc.get("metrics", {})
+    rows = []
+    for mid, d in metrics.items():
+        rows.append({"id": mid, "label": d.get("label", mid), "kind": d.get("kind"), **_delta_cells(d, d.get("unit", ""))})
+    def bar(r: dict) -> dict:
+        return {"label": r["label"], "before": r["before"], "after": r["after"],
+                "note_b": f"  ({r['pct']:+.0f} %)" if r.get("pct") is not None else ""}
+    # DB time per transaction is a latency too, but ~100x the redo latencies: it would flatten them.
+    lat = [bar(r) for r in rows if r["unit"] == "ms" and r["id"] != "db_time_per_txn_ms"
+           and (r["before"] is not None or r["after"] is not None)]
+    shares = [bar(r) for r in rows if r["unit"] == "%" and (r["before"] or r["after"])]
+    rates = [bar(r) for r in rows
+             if r["kind"] == "rate" and r["unit"] in ("1/s", "sessions", "s/s") and (r["before"] or r["after"])]
+    ev = [e for e in doc.get("events", []) if e.get("scope") == "fg"][:10]
+    ev_rows = [bar({"label": e["event"], **e["pct_db_time"]}) for e in ev]
+    fd = doc.get("findings", [])
+    f_rows = [{"label": f"{f['id']} ({f['status']})", "before": f.get("pct_db_time_before"),
+               "after": f.get("pct_db_time_after"), "note_b": ""} for f in fd if f.get("status") != "unchanged" or
+              (f.get("pct_db_time_before") or 0) + (f.get("pct_db_time_after") or 0) >= 1]
+    pair = dict(a_key="before", b_key="after", a_name=b.get("label") or "before", b_name=a.get("label") or "after")
+    svgs = {
+        "latency": svg.paired(lat, label="Latencies before and after, ms", kind="cmp_latency", unit="ms", **pair),
+        "rates": svg.paired(rates, label="Rates before and after, per second", kind="cmp_rates", **pair),
+        "shares": svg.paired(shares, label="Shares before and after, %", kind="cmp_shares", unit="%", **pair),
+        "events": svg.paired(ev_rows, label="Top foreground events, % of DB time", kind="cmp_events", unit="%", **pair),
+        "findings": svg.paired(f_rows, label="Findings, % of DB time", kind="cmp_findings", unit="%", **pair),
+    }
+    events = [{"event": e["event"], "scope": e["scope"],
+               **{k: _delta_cells(e[k]) for k in ("avg_ms", "waits_per_s", "time_per_s", "pct_db_time")}}
+              for e in doc.get("events", [])]
+    stats = [{"statistic": s_["statistic"], "per_s": _delta_cells(s_["per_s"]), "per_txn": _delta_cells(s_["per_txn"])}
+             for s_ in doc.get("statistics", [])]
+    return {"title": title, "doc": doc, "before": b, "after": a, "metrics": rows, "svg": svgs, "events": events,
+            "statistics": stats[:MAX_TABLE_ROWS], "statistics_total": len(stats)}
+
+
+#: Severity at or above which a write-path finding marks its window on the trend charts. General findings
+#: (G rules) describe what dominates and fire in almost every window, so they do not mark windows.
+MARK_SEVERITIES = ("critical", "major", "moderate", "minor")
+
+
+def _window_label(w: dict, many_instances: bool) -> str:
+    t = w.get("begin_time")
+    x = t[5:16] if t and len(t) >= 16 else (f"{w.get('begin_snap')}-{w.get('end_snap')}" if w.get("begin_snap")
+                                            is not None else f"#{w.get('index', '')}")
+    return f"{x} {w.get('instance') or ''}".strip() if many_instances else x
+
+
+def trend_view(doc: dict) -> dict:
+    """A trend document (awrscope.trend, docs/compare.md): one series per ``series_meta`` entry over the windows
+    in time order; windows where a write-path finding (R rule, minor or worse) fires are shaded on every chart."""
+    windows = doc.get("windows", [])
+    many = len({w.get("instance") for w in windows}) > 1
+    xs = [_window_label(w, many) for w in windows]
+    marks = []
+    for k, w in enumerate(windows):
+        fired = [f for f in w.get("findings", []) if f.get("id", "").startswith("R")
+                 and f.get("severity") in MARK_SEVERITIES]
+        if fired:
+            marks.append({"i": k, "x": xs[k], "label": "; ".join(f"{f['id']} {f.get('title', '')}" for f in fired),
+                          "ids": [f["id"] for f in fired]})
+    charts = []
+    for meta in doc.get("series_meta", []):
+        vals = doc.get("series", {}).get(meta["id"], [])
+        if not any(v is not None for v in vals):
+            continue
+        charts.append({"id": meta["id"], "label": meta.get("label", meta["id"]), "unit": meta.get("unit", ""),
+                       "svg": svg.series([{"x": x, "y": v} for x, v in zip(xs, vals)],
+                                         label=f"{meta.get('label', meta['id'])} per window", kind="trend",
+                                         unit=meta.get("unit", ""), marks=marks)})
+    db = doc.get("database") or {}
+    title = f"awrscope trend: {db.get('db_name') or '?'}, {len(windows)} windows"
+    rows = [{"i": k, "x": xs[k], "w": w} for k, w in enumerate(windows)]
+    return {"title": title, "doc": doc, "xs": xs, "charts": charts, "marks": marks, "windows": rows,
+            "worst": [rows[i] for i in doc.get("worst", [])[:5] if 0 <= i < len(rows) and (rows[i]["w"].get("score") or 0) > 0]}
+
+
+def fleet_view(doc: dict) -> dict:
+    """A fleet document: databases worst first, each with its own trend view."""
+    dbs = [{"db": d, "trend": trend_view(d["trend"]) if d.get("trend") else None} for d in doc.get("databases", [])]
+    return {"title": f"awrscope fleet: {len(dbs)} databases", "doc": doc, "databases": dbs}

@@ -1,0 +1,405 @@
+"""The awrscope web app (FastAPI): upload, list, analysis, compare, trend, rules.
+
+Every page has a JSON twin under /api (described at /openapi.json). Pages read
+the store; uploads are parsed in worker processes (see :mod:`.worker`).
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
+from starlette.formparsers import MultiPartException
+
+from .. import __version__
+from ..store import ImportResult, Store
+from .embed import analysis_html, compare_html, report_css, report_js, trend_html
+from .views import SEVERITY_ORDER, fmt_num, line_chart, rules_doc
+from .worker import ParseLimits, ParsePool
+
+HERE = Path(__file__).parent
+ALLOWED_SUFFIXES = (".txt", ".lst", ".log", ".out", ".html", ".htm", ".gz", ".zip", ".text", ".rpt")
+MAX_FILES = 50
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """ASGI middleware: refuse a request body over ``limit`` bytes, from Content-Length
+    at once, else while it streams in (so a 200 MB upload is cut off early)."""
+
+    def __init__(self, app, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length and length.isdigit() and int(length) > self.limit:
+            return await _too_large(scope, send, self.limit)
+        seen = 0
+
+        async def limited():
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise BodyTooLarge()
+            return msg
+
+        await self.app(scope, limited, send)
+
+
+async def _too_large(scope, send, limit: int):
+    msg = f"The upload is larger than the limit of {limit / 1e6:.0f} MB."
+    api = scope["path"].startswith("/api/")
+    body = (f'{{"detail": "{msg}"}}' if api else _ENV.get_template("error.html").render(
+        title="Upload too large", message=msg, status=413, nonce="", token_required=False)).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json" if api else b"text/html; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode()), (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+_ENV = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True),
+                   trim_blocks=True, lstrip_blocks=True)
+_ENV.filters["num"] = fmt_num
+_ENV.globals["version"] = __version__
+
+
+def create_app(db_url: str | None = None, token: str | None = None, limits: ParseLimits | None = None,
+               max_request_bytes: int | None = None, config: dict | None = None) -> FastAPI:
+    limits = limits or ParseLimits()
+    max_request_bytes = max_request_bytes or limits.max_bytes
+    store0 = Store(db_url)  # applies the migrations once, at start
+    url = store0.url
+    store0.close()
+    pool = ParsePool(limits, config)
+    app = FastAPI(title="awrscope", version=__version__, docs_url=None, redoc_url=None,
+                  description="Oracle AWR and Statspack report analysis. Every HTML page has a JSON twin under /api.")
+    app.state.url, app.state.pool, app.state.token = url, pool, token
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    def store() -> Store:
+        return Store(url, migrate=False)
+
+    parsed: OrderedDict[str, Any] = OrderedDict()
+
+    def report_of(rid: int):
+        """The parsed Report of a stored report (for histograms, I/O and section tables), from its stored bytes.
+        Those bytes were parsed once in a worker when uploaded; a few recent ones are kept in memory."""
+        from ..parse import parse_source
+        from ..parse.source import Source
+
+        with store() as s:
+            raw = s.raw(rid)
+        if raw is None:
+            raise HTTPException(404, f"No report #{rid} in the store.")
+        name, sha, data = raw
+        if sha not in parsed:
+            parsed[sha] = parse_source(Source(name, data, sha, len(data)))
+            while len(parsed) > 8:
+                parsed.popitem(last=False)
+        parsed.move_to_end(sha)
+        return parsed[sha]
+
+    def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        html = _ENV.get_template(name).render(request=request, nonce=request.state.nonce, **ctx)
+        return HTMLResponse(html, status_code=status)
+
+    def wants_html(request: Request) -> bool:
+        return not request.url.path.startswith("/api/")
+
+    # -- security: token, headers ----------------------------------------------------------------------------
+    @app.middleware("http")
+    async def guard(request: Request, call_next):
+        request.state.nonce = secrets.token_urlsafe(12)
+        if token and not request.url.path.startswith(("/static/", "/login")):
+            given = request.headers.get("authorization", "").removeprefix("Bearer ").strip() \
+                or request.cookies.get("awrscope_token", "")
+            if not hmac.compare_digest(given.encode(), token.encode()):
+                if wants_html(request):
+                    return RedirectResponse(f"/login?{urlencode({'next': request.url.path})}", status_code=303)
+                return JSONResponse({"detail": "a token is required (Authorization: Bearer TOKEN)"}, status_code=401)
+        response = await call_next(request)
+        response.headers["Content-Security-Policy"] = (
+            f"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            f"script-src 'self' 'nonce-{request.state.nonce}'; object-src 'none'; frame-ancestors 'none'; "
+            "base-uri 'none'; form-action 'self'")
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    async def _error(request: Request, status: int, message: str) -> Response:
+        if wants_html(request):
+            return page(request, "error.html", status=status, title=_TITLES.get(status, "Error"), message=message)
+        return JSONResponse({"detail": message}, status_code=status)
+
+    @app.exception_handler(BodyTooLarge)
+    async def too_large(request: Request, exc: BodyTooLarge):
+        return await _error(request, 413, f"The upload is larger than the limit of {max_request_bytes / 1e6:.0f} MB.")
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException):
+        return await _error(request, exc.status_code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception):
+        return await _error(request, 500, f"Internal error ({type(exc).__name__}). The server log has the details.")
+
+    @app.get("/login", response_class=HTMLResponse, include_in_schema=False)
+    async def login_form(request: Request, next: str = "/"):
+        return page(request, "login.html", next=next if next.startswith("/") and not next.startswith("//") else "/",
+                    error=False)
+
+    @app.post("/login", include_in_schema=False)
+    async def login(request: Request):
+        form = await request.form()
+        given = str(form.get("token", ""))
+        nxt = str(form.get("next", "/"))
+        nxt = nxt if nxt.startswith("/") and not nxt.startswith("//") else "/"
+        if token and hmac.compare_digest(given.encode(), token.encode()):
+            resp = RedirectResponse(nxt, status_code=303)
+            resp.set_cookie("awrscope_token", given, httponly=True, samesite="strict")
+            return resp
+        return page(request, "login.html", status=401, next=nxt, error=True)
+
+    # -- list and upload ---------------------------------------------------------------------------------------
+    def _filters(db, instance, since, until, finding, severity, kind) -> dict:
+        return {k: v for k, v in dict(db=db, instance=instance, since=since, until=until, finding=finding,
+                                      severity=severity, kind=kind).items() if v}
+
+    def _list(filters: dict, limit: int, offset: int) -> dict:
+        with store() as s:
+            return {"total": s.count(**filters), "limit": limit, "offset": offset, "filters": filters,
+                    "reports": s.list(limit=limit, offset=offset, **filters), "databases": s.databases()}
+
+    @app.get("/api/reports", tags=["reports"], summary="List stored reports with their top finding")
+    async def api_list(db: str | None = None, instance: str | None = None, since: str | None = None,
+                       until: str | None = None, finding: str | None = None,
+                       severity: str | None = Query(None, pattern="^(critical|major|moderate|minor|info)$"),
+                       kind: str | None = None, limit: int = Query(100, ge=1, le=1000), offset: int = Query(0, ge=0)):
+        data = await run_in_threadpool(_list, _filters(db, instance, since, until, finding, severity, kind), limit,
+                                       offset)
+        data.pop("databases")
+        return data
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def index(request: Request, db: str | None = None, instance: str | None = None, since: str | None = None,
+                    until: str | None = None, finding: str | None = None, severity: str | None = None,
+                    kind: str | None = None, limit: int = Query(100, ge=1, le=1000), offset: int = Query(0, ge=0)):
+        if severity not in SEVERITY_ORDER:
+            severity = None
+        data = await run_in_threadpool(_list, _filters(db, instance, since, until, finding, severity, kind), limit,
+                                       offset)
+        return page(request, "index.html", **data, max_mb=max_request_bytes / 1e6)
+
+    async def _upload(request: Request) -> list[ImportResult]:
+        try:
+            form = await request.form(max_files=MAX_FILES, max_fields=20)
+        except BodyTooLarge:
+            raise HTTPException(413, f"The upload is larger than the limit of {max_request_bytes / 1e6:.0f} MB.")
+        except BaseExceptionGroup as eg:  # BaseHTTPMiddleware wraps what the body stream raises
+            if eg.subgroup(BodyTooLarge) is None:
+                raise
+            raise HTTPException(413, f"The upload is larger than the limit of {max_request_bytes / 1e6:.0f} MB.")
+        except MultiPartException as e:
+            raise HTTPException(400, f"The upload is not a readable form ({e.message}).")
+        files = [f for f in form.getlist("files") if hasattr(f, "read")]
+        if not files:
+            raise HTTPException(400, "No file was uploaded: choose or drop one or more report files.")
+        results: list[ImportResult] = []
+        for f in files:
+            name = Path(f.filename or "upload").name[:200] or "upload"
+            if "." in name and not name.lower().endswith(ALLOWED_SUFFIXES):
+                results.append(ImportResult(name, "error", message=f"{name}: not a report file type (expected "
+                                                                   f"{', '.join(ALLOWED_SUFFIXES)})"))
+                continue
+            data = await f.read(limits.max_bytes + 1)
+            if len(data) > limits.max_bytes:
+                results.append(ImportResult(name, "error", message=f"{name}: larger than the limit of "
+                                                                   f"{limits.max_bytes / 1e6:.0f} MB"))
+                continue
+            for item in await pool.parse(name, data):
+                results.append(await run_in_threadpool(_store_one, item))
+        return results
+
+    def _store_one(item) -> ImportResult:
+        with store() as s:
+            return s.add_prepared(item)
+
+    @app.post("/api/reports", tags=["reports"], summary="Upload reports (multipart field 'files', several allowed)",
+              openapi_extra={"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+                  "type": "object", "required": ["files"], "properties": {
+                      "files": {"type": "array", "items": {"type": "string", "format": "binary"}}}}}}}})
+    async def api_upload(request: Request):
+        results = await _upload(request)
+        return {"results": [_result_dict(r) for r in results]}
+
+    @app.post("/upload", response_class=HTMLResponse, include_in_schema=False)
+    async def upload(request: Request):
+        results = await _upload(request)
+        ok = [r for r in results if r.id]
+        status = 200 if ok or not results else 422
+        return page(request, "uploaded.html", status=status, results=results, ok=ok)
+
+    # -- one report ---------------------------------------------------------------------------------------------
+    def _get(rid: int) -> dict:
+        with store() as s:
+            rec = s.get(rid)
+        if rec is None:
+            raise HTTPException(404, f"No report #{rid} in the store.")
+        return rec
+
+    @app.get("/api/reports/{rid}", tags=["reports"], summary="One stored report: indexed columns and its analysis")
+    async def api_report(rid: int):
+        return await run_in_threadpool(_get, rid)
+
+    @app.delete("/api/reports/{rid}", tags=["reports"], summary="Delete a stored report")
+    async def api_delete(rid: int):
+        def run():
+            with store() as s:
+                return s.delete(rid)
+        if not await run_in_threadpool(run):
+            raise HTTPException(404, f"No report #{rid} in the store.")
+        return {"deleted": rid}
+
+    @app.post("/reports/{rid}/delete", include_in_schema=False)
+    async def delete_page(rid: int):
+        await api_delete(rid)
+        return RedirectResponse("/", status_code=303)
+
+    @app.get("/api/reports/{rid}/raw", tags=["reports"], summary="The original report bytes, as uploaded")
+    async def api_raw(rid: int):
+        def run():
+            with store() as s:
+                return s.raw(rid)
+        raw = await run_in_threadpool(run)
+        if raw is None:
+            raise HTTPException(404, f"No report #{rid} in the store.")
+        name = Path(raw[0].split(":")[-1]).name.encode("ascii", "replace").decode().replace('"', "")
+        return Response(raw[2], media_type="application/octet-stream",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    @app.get("/reports/{rid}", response_class=HTMLResponse, include_in_schema=False)
+    async def report_page(request: Request, rid: int):
+        rec = await run_in_threadpool(_get, rid)
+        doc = rec["analysis"]
+
+        def body():
+            try:
+                report = report_of(rid)
+            except Exception:  # the stored analysis is still worth showing without the parsed sections
+                report = None
+            return analysis_html(doc, report)
+
+        return page(request, "report.html", rec=rec, doc=doc, body=await run_in_threadpool(body),
+                    report_css=report_css(), report_js=report_js())
+
+    # -- compare, trend, rules ---------------------------------------------------------------------------------
+    def _compare(a: int, b: int) -> dict:
+        from ..compare import compare
+
+        before, after = report_of(a), report_of(b)
+        try:
+            doc = compare(before, after, config)
+        except ValueError as e:
+            raise HTTPException(422, str(e))
+        doc["store_ids"] = {"before": a, "after": b}
+        return doc
+
+    @app.get("/api/compare", tags=["compare"], summary="Two stored reports side by side")
+    async def api_compare(a: int, b: int):
+        return await run_in_threadpool(_compare, a, b)
+
+    @app.get("/compare", response_class=HTMLResponse, include_in_schema=False)
+    async def compare_page(request: Request, a: int | None = None, b: int | None = None):
+        ids = [int(x) for x in request.query_params.getlist("id") if x.isdigit()]
+        if a is None and b is None and len(ids) == 2:
+            a, b = ids
+        if a is None or b is None:
+            raise HTTPException(400, "Pick two reports in the list to compare them.")
+        cmp = await run_in_threadpool(_compare, a, b)
+        body = await run_in_threadpool(compare_html, cmp)
+        return page(request, "compare.html", a=a, b=b, body=body, report_css=report_css(), report_js=report_js())
+
+    def _trend(db: str, metrics: list[str], instance: str | None) -> dict:
+        with store() as s:
+            data = s.trend(db, metrics or None, instance=instance)
+            data["available_metrics"] = s.metric_names(db)
+            data["databases"] = s.databases()
+            data["report_rows"] = s.list(limit=1000, db=db, instance=instance)
+            windows = s.trend_windows(db, instance=instance, config=config)
+        from ..trend import trend
+
+        data["trend"] = trend(windows) if windows else None
+        return data
+
+    @app.get("/api/trend", tags=["trend"], summary="Metric series of one database, one point per report")
+    async def api_trend(db: str, metric: list[str] = Query(default=[]), instance: str | None = None):
+        data = await run_in_threadpool(_trend, db, metric, instance)
+        data.pop("databases")
+        data["windows"] = [{k: r[k] for k in ("id", "instance", "begin_time", "end_time", "top_finding_id",
+                                               "top_finding_title", "top_severity")} for r in data.pop("report_rows")]
+        return data
+
+    @app.get("/trend", response_class=HTMLResponse, include_in_schema=False)
+    async def trend_page(request: Request, db: str | None = None, metric: list[str] = Query(default=[]),
+                         instance: str | None = None):
+        if not db:
+            with store() as s:
+                dbs = await run_in_threadpool(s.databases)
+            return page(request, "trend.html", data=None, databases=dbs, charts=[])
+        data = await run_in_threadpool(_trend, db, metric, instance)
+        charts = [(s, line_chart([((p["begin_time"] or "")[:16], p["value"], p["report_id"]) for p in s["points"]]))
+                  for s in data["series"]]
+        body = await run_in_threadpool(trend_html, data["trend"]) if data["trend"] else None
+        return page(request, "trend.html", data=data, databases=data["databases"], charts=charts, body=body,
+                    report_css=report_css() if body else None, report_js=report_js() if body else None)
+
+    @app.get("/api/rules", tags=["rules"], summary="The diagnosis rules with their documentation and thresholds")
+    async def api_rules():
+        return {"rules": rules_doc()}
+
+    @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
+    async def rules_page(request: Request):
+        return page(request, "rules.html", rules=rules_doc())
+
+    @app.get("/api/health", tags=["meta"], summary="Liveness and the number of stored reports")
+    async def health():
+        def run():
+            with store() as s:
+                return s.count()
+        return {"status": "ok", "version": __version__, "reports": await run_in_threadpool(run)}
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():
+        svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
+               'fill="#17324d"/><path d="M3 12 L6 7 L9 9 L13 3" stroke="#8fb3d9" stroke-width="2" fill="none"/></svg>')
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+    @app.get("/robots.txt", include_in_schema=False)
+    async def robots():
+        return PlainTextResponse("User-agent: *\nDisallow: /\n")
+
+    app.add_middleware(BodyLimit, limit=max_request_bytes + 64 * 1024)  # multipart framing on top of the files
+    return app
+
+
+_TITLES = {400: "Bad request", 401: "Token required", 404: "Not found", 413: "Upload too large",
+           422: "Cannot use this input", 500: "Internal error"}
+
+
+def _result_dict(r: ImportResult) -> dict:
+    return {k: getattr(r, k) for k in ("name", "status", "id", "message", "db_name", "top_finding")}

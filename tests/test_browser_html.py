@@ -1,0 +1,109 @@
+"""The HTML report in a real browser: headless Chromium (Debian's ``chromium``, installed by .ci/run) driven
+over the DevTools protocol. No console error, charts drawn, hostile strings inert, nothing fetched from the
+network; screenshots (light, dark) and a print PDF saved under test-artifacts/."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS, parse_path
+
+from awrscope.analysis import analyze
+from awrscope.render_html import render_analysis, render_compare
+
+pytest.importorskip("websocket", reason="needs websocket-client (the [test] extra)")
+from _browser import ARTIFACTS, Browser, chromium_path  # noqa: E402
+
+HOSTILE = Path(__file__).parent / "fixtures" / "hostile_awr_11204.txt"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    exe = chromium_path()
+    if exe is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("chromium missing on CI (.ci/run installs it)")
+        pytest.skip("chromium not installed (apt-get install -y chromium)")
+    b = Browser(exe)
+    b.call("Network.enable")
+    yield b
+    b.close()
+
+
+CHARTS_DRAWN = """(() => {
+  const svgs = [...document.querySelectorAll('svg.chart')];
+  return svgs.map(s => {
+    const r = s.getBoundingClientRect();
+    const marks = [...s.querySelectorAll('rect.bar, rect.seg, circle.dot, polyline.line')]
+      .filter(e => { const b = e.getBBox(); return b.width > 0 && b.height > 0; }).length;
+    return {kind: s.dataset.chart, w: r.width, h: r.height, marks: marks};
+  });
+})()"""
+
+
+def _check(browser, html: str, name: str, *, dark_too: bool = True) -> list[dict]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.html"
+    path.write_text(html, encoding="utf-8")
+    browser.open(path)
+    assert browser.errors() == []
+    assert [u for u in browser.requests_made() if not u.startswith("file:")] == []
+    assert not [e for e in browser.events if e["method"] == "Page.javascriptDialogOpening"]
+    charts = browser.eval(CHARTS_DRAWN)
+    assert charts, "no chart"
+    for c in charts:
+        assert c["w"] > 100 and c["h"] > 20 and c["marks"] > 0, c
+    # sortable tables sort: click a numeric header twice, the first column comes out in order
+    sorted_ok = browser.eval("""(() => {
+      const t = document.querySelector('table.sortable'); if (!t) return true;
+      const th = [...t.tHead.rows[0].cells].find(c => c.dataset.num === '1'); if (!th) return true;
+      th.click(); const i = th.cellIndex;
+      const v = [...t.tBodies[0].rows].map(r => parseFloat(r.cells[i].dataset.v)).filter(x => !isNaN(x));
+      return v.every((x, k) => k === 0 || v[k - 1] >= x);
+    })()""")
+    assert sorted_ok
+    browser.screenshot(ARTIFACTS / f"{name}.png")
+    browser.pdf(ARTIFACTS / f"{name}.pdf")
+    if dark_too:
+        browser.open(path, dark=True)
+        assert browser.errors() == []
+        assert browser.eval("getComputedStyle(document.documentElement).backgroundColor") != "rgb(255, 255, 255)"
+        browser.screenshot(ARTIFACTS / f"{name}-dark.png", max_height=2400)
+    return charts
+
+
+@pytest.mark.parametrize("name", ["awr_txt_12201_rbogusze_insaas3_4912_4913.txt",
+                                  "awr_html_19c_pcambell_orcl_17676_17677.html",
+                                  "statspack_txt_10204_rbogusze_bpsc10_2_3.lst"])
+def test_report_in_browser(browser, corpus, name):
+    report = parse_path(CORPUS / name)
+    charts = _check(browser, render_analysis(analyze(report), report), Path(name).stem)
+    assert "db_time_split" in {c["kind"] for c in charts}
+
+
+def test_compare_in_browser(browser, corpus):
+    from awrscope.compare import compare
+    doc = compare(parse_path(CORPUS / "awr_txt_11203_antognini_top2_1830_1845.txt"),
+                  parse_path(CORPUS / "awr_html_11203_antognini_top2_1930_1945.html"))
+    charts = _check(browser, render_compare(doc), "compare_antognini")
+    assert {"cmp_latency", "cmp_events"} <= {c["kind"] for c in charts}
+
+
+def test_hostile_report_is_inert_in_browser(browser):
+    report = parse_path(HOSTILE)
+    _check(browser, render_analysis(analyze(report), report), "hostile", dark_too=False)
+    # the payloads are text: no element they would create exists, their text is visible
+    assert browser.eval("document.querySelectorAll('img, iframe, b, i').length") == 0
+    assert browser.eval("document.scripts.length") == 2
+    assert browser.eval("document.body.textContent.includes(\"<script>alert('module')</script>\")")
+
+
+def test_trend_in_browser(browser, corpus):
+    from awrscope.render_html import render_trend
+    from awrscope.trend import build, windows_of
+    names = ("awr_html_10204_radtek_eventdb_eventdb1_1636_1638.html", "awr_html_10204_radtek_eventdb_eventdb1_1669_1670.html",
+             "awr_html_10204_radtek_eventdb_eventdb1_1757_1768.html", "awr_html_10204_radtek_eventdb_eventdb3_1279_1287.html")
+    windows = [w for n in names for w in windows_of(parse_path(CORPUS / n))]
+    charts = _check(browser, render_trend(build(windows)), "trend_eventdb")
+    assert {"trend"} == {c["kind"] for c in charts}

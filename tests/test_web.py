@@ -1,0 +1,253 @@
+"""The web app against a running server (real HTTP on 127.0.0.1), on SQLite and
+PostgreSQL: upload, list, analysis, compare, trend, rules, their JSON twins,
+hostile uploads, the token."""
+from __future__ import annotations
+
+import gzip
+import io
+import time
+import zipfile
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytest.importorskip("fastapi")
+
+from _server import Server
+from _store import BACKENDS, make_url
+
+SP_A = "statspack_txt_11203_antognini_top2_1830_1845.txt"
+SP_B = "statspack_txt_11203_antognini_top2_1930_1945.txt"
+
+
+def _read(corpus: Path, name: str) -> bytes:
+    p = corpus / name
+    if not p.exists():
+        pytest.skip(f"{name} not in the corpus")
+    return p.read_bytes()
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request, tmp_path_factory):
+    url, cleanup = make_url(request.param, tmp_path_factory.mktemp("web"))
+    srv = Server(url, "--max-upload", "8", "--parse-timeout", "60")
+    yield srv
+    srv.stop()
+    cleanup()
+
+
+@pytest.fixture(scope="module")
+def uploaded(server, corpus_dir):
+    corpus = corpus_dir / "reports"
+    files = [("files", (SP_A, _read(corpus, SP_A), "text/plain")), ("files", (SP_B, _read(corpus, SP_B), "text/plain"))]
+    r = httpx.post(server.base + "/upload", files=files, timeout=120)
+    assert r.status_code == 200, r.text
+    ids = [x["id"] for x in httpx.get(server.base + "/api/reports?db=DBM11203").json()["reports"]]
+    assert len(ids) == 2
+    return r, ids
+
+
+def test_upload_page_and_reupload(server, uploaded, corpus_dir):
+    r, ids = uploaded
+    assert "analysed, #" in r.text and "Compare them" in r.text
+    again = httpx.post(server.base + "/api/reports", files=[("files", (SP_A, _read(corpus_dir / "reports", SP_A)))],
+                       timeout=120).json()
+    assert [x["status"] for x in again["results"]] == ["duplicate"] and again["results"][0]["id"] in ids
+    assert httpx.get(server.base + "/api/health").json()["reports"] == 2
+
+
+def test_list_page_and_twin(server, uploaded):
+    _, ids = uploaded
+    page = httpx.get(server.base + "/?db=DBM11203")
+    assert page.status_code == 200
+    api = httpx.get(server.base + "/api/reports", params={"db": "DBM11203"}).json()
+    assert api["total"] == 2
+    for rep in api["reports"]:
+        assert rep["top_finding_title"] in page.text.replace("&#39;", "'")
+        assert f'href="/reports/{rep["id"]}"' in page.text
+    assert httpx.get(server.base + "/api/reports", params={"db": "NOSUCHDB"}).json()["total"] == 0
+    # filters: time range and finding
+    late = httpx.get(server.base + "/api/reports", params={"since": "2014-04-23 19:00"}).json()
+    assert [x["begin_time"][:13] for x in late["reports"]] == ["2014-04-23 19"]
+    assert httpx.get(server.base + "/api/reports", params={"finding": "R04"}).json()["total"] == 2
+    assert httpx.get(server.base + "/api/reports", params={"severity": "bogus"}).status_code == 422
+
+
+def test_analysis_page_and_twin(server, uploaded):
+    _, ids = uploaded
+    for rid in ids:
+        api = httpx.get(f"{server.base}/api/reports/{rid}").json()
+        doc = api["analysis"]
+        assert doc["schema_version"] == "1.0" and doc["report"]["db_name"] == "DBM11203"
+        page = httpx.get(f"{server.base}/reports/{rid}")
+        assert page.status_code == 200
+        assert doc["findings"][0]["title"] in page.text
+        assert "<svg" in page.text  # the impact chart
+        raw = httpx.get(f"{server.base}/api/reports/{rid}/raw")
+        assert raw.headers["content-type"] == "application/octet-stream" and b"STATSPACK" in raw.content.upper()
+
+
+def test_compare_and_trend(server, uploaded):
+    _, (a, b) = uploaded
+    cmp = httpx.get(server.base + "/api/compare", params={"a": a, "b": b}).json()
+    assert cmp["store_ids"] == {"before": a, "after": b}
+    g01 = next(f for f in cmp["findings"] if f["id"] == "G01")
+    # read by hand: db file sequential read 71.3 % of DB time at 18:30, 74.2 % at 19:30
+    assert round(g01["pct_db_time_before"], 1) == 71.3 and round(g01["pct_db_time_after"], 1) == 74.2
+    page = httpx.get(server.base + f"/compare?id={a}&id={b}")
+    assert page.status_code == 200 and "<svg" in page.text and g01["title"] in page.text
+    assert httpx.get(server.base + "/compare?id=1").status_code == 400
+
+    trend = httpx.get(server.base + "/api/trend", params={"db": "DBM11203", "metric": ["aas", "db_time_s"]}).json()
+    assert [s["metric"] for s in trend["series"]] == ["aas", "db_time_s"]
+    pts = trend["series"][1]["points"]
+    assert len(pts) == 2 and pts[0]["begin_time"] < pts[1]["begin_time"]
+    # DB time read by hand from the two reports' Time Model: 6,392.9 s and 12,727.0 s
+    assert [round(p["value"], 1) for p in pts] == [6392.9, 12727.0]
+    tdoc = httpx.get(server.base + "/api/trend", params={"db": "DBM11203"}).json()["trend"]
+    assert tdoc["kind"] == "trend" and [w["report_id"] for w in tdoc["windows"]] == [a, b]
+    page = httpx.get(server.base + "/trend", params={"db": "DBM11203"})
+    assert page.status_code == 200 and "<polyline" in page.text and "Verdict" in page.text
+
+
+def test_rules_and_openapi(server):
+    rules = httpx.get(server.base + "/api/rules").json()["rules"]
+    assert {"R01", "G01"} <= {r["id"] for r in rules}
+    page = httpx.get(server.base + "/rules").text
+    assert all(f'id="{r["id"]}"' in page for r in rules)
+    spec = httpx.get(server.base + "/openapi.json").json()
+    assert {"/api/reports", "/api/reports/{rid}", "/api/compare", "/api/trend", "/api/rules"} <= set(spec["paths"])
+
+
+def test_missing_report_is_404_page(server):
+    r = httpx.get(server.base + "/reports/999999")
+    assert r.status_code == 404 and "No report #999999" in r.text and "<html" in r.text
+    assert httpx.get(server.base + "/api/reports/999999").json() == {"detail": "No report #999999 in the store."}
+    assert httpx.delete(server.base + "/api/reports/999999").status_code == 404
+
+
+def test_security_headers(server):
+    r = httpx.get(server.base + "/")
+    assert "script-src 'self' 'nonce-" in r.headers["content-security-policy"]
+    assert r.headers["x-content-type-options"] == "nosniff"
+
+
+# -- hostile uploads (SQLite server only: the backend plays no part) -------------------------------------------
+
+@pytest.fixture(scope="module")
+def small_server(tmp_path_factory):
+    srv = Server(str(tmp_path_factory.mktemp("hostile") / "s.db"), "--max-upload", "8", "--parse-timeout", "60")
+    yield srv
+    srv.stop()
+
+
+def _upload(srv, name, data, timeout=60):
+    return httpx.post(srv.base + "/upload", files=[("files", (name, data))], timeout=timeout)
+
+
+def test_not_a_report(small_server):
+    r = _upload(small_server, "notes.txt", b"Dear DBA,\nthe database is slow.\n")
+    assert r.status_code == 422 and "not an AWR or Statspack report" in r.text
+    r = _upload(small_server, "picture.txt", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
+    assert r.status_code == 422 and "binary data" in r.text
+    r = _upload(small_server, "tool.exe", b"MZ\x90\x00")
+    assert r.status_code == 422 and "not a report file type" in r.text
+    r = _upload(small_server, "empty.txt", b"")
+    assert r.status_code == 422 and "empty" in r.text
+    assert httpx.post(small_server.base + "/upload", data={"x": "1"}).status_code == 400
+
+
+def test_zip_and_gzip_bombs(small_server):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("report.txt", b"\0" * (100 * 1024 * 1024))  # 100 MB of zeros, ~100 KB zipped
+    assert len(buf.getvalue()) < 1024 * 1024
+    t = time.time()
+    r = _upload(small_server, "bomb.zip", buf.getvalue())
+    assert r.status_code == 422 and "larger than the limit" in r.text
+    bomb = gzip.compress(b"\0" * (100 * 1024 * 1024), 9)
+    r = _upload(small_server, "bomb.txt.gz", bomb)
+    assert r.status_code == 422 and "decompresses to more than" in r.text
+    assert time.time() - t < 60
+    r = _upload(small_server, "broken.zip", b"PK\x03\x04" + b"garbage" * 100)
+    assert r.status_code == 422 and "not a readable zip" in r.text
+
+
+def test_200_mb_upload_is_refused_early(small_server):
+    t = time.time()
+    big = 200 * 1024 * 1024
+    # announced size: refused before the body is read (raw socket: we never send the 200 MB)
+    import socket
+
+    with socket.create_connection(("127.0.0.1", small_server.port), timeout=30) as sock:
+        sock.sendall(b"POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=x\r\n"
+                     + f"Content-Length: {big}\r\n\r\n".encode() + b"--x\r\n")
+        answer = b""
+        while b"</html>" not in answer:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413") and b"larger than the limit" in answer
+
+    # streamed without a length: cut off once past the limit
+    def chunks():
+        yield b"--x\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.txt\"\r\n\r\n"
+        for _ in range(big // (1 << 20)):
+            yield b"a" * (1 << 20)
+        yield b"\r\n--x--\r\n"
+
+    try:
+        r = httpx.post(small_server.base + "/api/reports", content=chunks(),
+                       headers={"content-type": "multipart/form-data; boundary=x"}, timeout=60)
+        assert r.status_code == 413
+    except httpx.HTTPError:
+        pass  # the server may close the connection while we still send: refused either way
+    assert time.time() - t < 60
+    assert httpx.get(small_server.base + "/api/health").json()["status"] == "ok"
+
+
+def test_script_in_report_is_escaped(small_server, corpus_dir):
+    text = _read(corpus_dir / "reports", SP_B).decode("latin-1")
+    evil = "<script>alert('x')</script>"
+    text = text.replace("helicon    ", "<script>hel", 1)  # the host name (fixed width), shown on the analysis page
+    text = text.replace("SELECT", f"SELECT /* {evil} */", 3)  # SQL text
+    r = _upload(small_server, "<img src=x onerror=alert(1)>.txt", text.encode("latin-1"))
+    assert r.status_code == 200
+    assert "<img src=x" not in r.text and "&lt;img src=x onerror=alert(1)&gt;.txt" in r.text
+    import html
+
+    rid = httpx.get(small_server.base + "/api/reports").json()["reports"][0]["id"]
+    host = httpx.get(f"{small_server.base}/api/reports/{rid}").json()["host"]
+    assert host.startswith("<script>")  # the hostile text did reach the analysis
+    page = httpx.get(f"{small_server.base}/reports/{rid}").text
+    assert "<script>alert" not in page and html.escape(host, quote=False) in page
+    for path in ("/", f"/compare?a={rid}&b={rid}", "/trend?db=DBM11203"):
+        assert "<script>alert" not in httpx.get(small_server.base + path).text
+
+
+def test_parse_timeout_kills_the_worker():
+    import asyncio
+
+    from awrscope.web.worker import ParseLimits, ParsePool
+
+    pool = ParsePool(ParseLimits(timeout_s=0.0001))
+    [res] = asyncio.run(pool.parse("slow.txt", b"STATSPACK report for\n" * 200000))
+    assert "took longer than" in res.message
+
+
+def test_token(tmp_path):
+    srv = Server(str(tmp_path / "t.db"), "--token", "s3cret")
+    try:
+        assert httpx.get(srv.base + "/api/reports").status_code == 401
+        r = httpx.get(srv.base + "/", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"].startswith("/login")
+        assert httpx.get(srv.base + "/api/reports", headers={"Authorization": "Bearer s3cret"}).status_code == 200
+        assert httpx.get(srv.base + "/api/reports", headers={"Authorization": "Bearer wrong"}).status_code == 401
+        with httpx.Client(base_url=srv.base) as c:
+            assert c.post("/login", data={"token": "wrong", "next": "/"}).status_code == 401
+            r = c.post("/login", data={"token": "s3cret", "next": "/"}, follow_redirects=True)
+            assert r.status_code == 200 and "reports" in r.text
+    finally:
+        srv.stop()
