@@ -37,8 +37,13 @@ file buffer checkpoint pga undo enqueue latch sql segments init.ora cache operat
 rollback""".split())
 
 
+# A cheap first look (one C-level match) before the word-by-word checks.
+_TITLE_START = re.compile(r"(?:%s)(?:\s|$)" % "|".join(sorted(map(re.escape, _TITLE_WORDS), key=len, reverse=True)),
+                          re.IGNORECASE)
+
+
 def _bare_title(line: str, nxt: str) -> str | None:
-    if line[0].isspace() or len(line) > 90:
+    if len(line) > 90 or not _TITLE_START.match(line):
         return None
     first = line.split(None, 1)[0].lower()
     if first not in _TITLE_WORDS:
@@ -52,7 +57,7 @@ def _bare_title(line: str, nxt: str) -> str | None:
     if nxt and not nxt.startswith("->") and not nxt.startswith("~"):
         # a title is followed by a blank line, notes or its underline, and
         # in pasted excerpts directly by a column header: accept text, not figures
-        if sum(ch.isdigit() for ch in nxt) > 3:
+        if sum(map(str.isdigit, nxt)) > 3:
             return None
     from ..sections import lookup  # the registry of mapped titles
 
