@@ -137,7 +137,8 @@ def _run_slice(args) -> list[str]:
             failures.append(f"#{n} from {files[k].name}: {problem}")
             if save_dir:
                 save_dir.mkdir(parents=True, exist_ok=True)
-                (save_dir / f"crash_{seed}_{n}.txt").write_text(text)
+                # bytes as they were: a text-mode write/read would turn '\r' into '\n'
+                (save_dir / f"crash_{seed}_{n}.txt").write_bytes(text.encode("utf-8", "surrogatepass"))
         if count >= 1000 and n % 1000 < jobs:
             print(f"  ... input {n}: {len(failures)} failures in this worker", file=sys.stderr, flush=True)
     return failures

@@ -66,6 +66,24 @@ def test_huge_text_report_parses_in_bounded_memory(corpus_dir, tmp_path):
     assert rss < 10 * size + 80_000_000, f"peak RSS {rss / 1e6:.0f} MB for a {size / 1e6:.0f} MB report"
 
 
+def test_huge_html_report_parses_in_bounded_memory(tmp_path):
+    """A huge HTML report (thousands of SQL rows) streams through the tokenizer
+    instead of building the whole tree."""
+    from test_html import _minimal
+
+    mb = int(os.environ.get("AWRSCOPE_HUGE_MB", "30"))
+    row = ("<tr><td class='awrc'>abcdefghij</td><td class='awrc'>" + "select * from t where x = 1 " * 2 +
+           "</td><td>1,234</td><td>5.6</td></tr>\n")
+    head = ("<h3 class=\"awr\">SQL ordered by Elapsed Time</h3><table><tr><th>SQL Id</th><th>SQL Text</th>"
+            "<th>Executions</th><th>Elapsed (s)</th></tr>\n")
+    path = tmp_path / "huge.html"
+    path.write_text(_minimal().replace("</body>", head + row * (mb * 1_000_000 // len(row)) + "</table></body>"))
+    size = path.stat().st_size
+    rss, sections = _peak_rss_parse(path)
+    assert int(sections) >= 2
+    assert rss < 10 * size + 80_000_000, f"peak RSS {rss / 1e6:.0f} MB for a {size / 1e6:.0f} MB report"
+
+
 def test_huge_input_over_the_limit_is_refused_naming_the_option(tmp_path):
     path = tmp_path / "big.txt"
     path.write_text((FIXTURES / "mini_awr_11204.txt").read_text() + "x" * 2_200_000)

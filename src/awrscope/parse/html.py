@@ -36,6 +36,12 @@ from .text.tables import RawTable
 # mapper needs more; it keeps memory bounded on hostile input.
 MAX_CELL_CHARS = 2000
 MAX_ISSUES = 50
+# lxml builds the whole tree first (about 20x the input at its peak: a 30 MB
+# report peaks at 645 MB RSS); past this size the stdlib tokenizer streams
+# through the text instead, 3x slower but with memory under 8x the input
+# (issue 8: a 200 MB report in bounded memory). Every corpus report (<= 2.2 MB)
+# takes the lxml path.
+TREE_MAX_CHARS = 8_000_000
 _NBSP = "\xa0"
 _WS = re.compile(r"\s+")
 _BREAK_IN_NUMBER = re.compile(r"\s*\n\s*")
@@ -317,10 +323,12 @@ def _feed_lxml(splitter: _AwrHtmlSplitter, text: str) -> None:
     element's source line so rows keep their provenance."""
     parser = _etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True, huge_tree=True,
                                recover=True, default_doctype=False, encoding="utf-8")
+    data = text.encode("utf-8", "surrogatepass")
     try:
-        root = _etree.fromstring(text.encode("utf-8", "surrogatepass"), parser)
+        root = _etree.fromstring(data, parser)
     except _etree.XMLSyntaxError:  # nothing parseable at all (an empty document)
         return
+    del data
     if root is None:
         return
     start, end, data = splitter.handle_starttag, splitter.handle_endtag, splitter.handle_data
@@ -337,6 +345,9 @@ def _feed_lxml(splitter: _AwrHtmlSplitter, text: str) -> None:
             if tag == "table" and not splitter._skip and _plain_table(el):
                 _read_table(splitter, el)
                 walker.skip_subtree()
+                tail = el.tail
+                el.clear()  # free the rows' nodes as we go; the tail text is still to be read
+                el.tail = tail
                 read_whole = el
                 continue
             start(tag, el.items())
@@ -441,7 +452,7 @@ def blocks_from_html(text: str) -> tuple[list[str], int, list[Block], list[Parse
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     splitter = _AwrHtmlSplitter()
     try:
-        if _etree is not None:
+        if _etree is not None and len(text) <= TREE_MAX_CHARS:
             _feed_lxml(splitter, text)
         else:
             splitter.feed(text)
