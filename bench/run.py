@@ -95,6 +95,8 @@ def main() -> int:
     ap.add_argument("--files", nargs="*", help="benchmark these files instead of the corpus")
     ap.add_argument("--repeat", type=int, default=3, help="repetitions; the best time per report counts")
     ap.add_argument("--no-cli", action="store_true", help="skip the whole-CLI timing")
+    ap.add_argument("--parallel", action="store_true",
+                    help="also time `awrscope analyze` on the whole corpus with -j 1 and one process per core")
     args = ap.parse_args()
 
     if args.files:
@@ -162,6 +164,40 @@ def main() -> int:
     size = biggest.stat().st_size
     print(f"peak traced memory on the largest report ({biggest.name}, {size / 1e6:.1f} MB): "
           f"{peak / 1e6:.1f} MB = {peak / size:.1f}x its size")
+
+    # peak RSS (C allocations included: libxml2's tree is not traced) in a fresh interpreter
+    code = ("import json, resource, sys\n"
+            "from awrscope.parse import parse_path\n"
+            "from awrscope.analysis import analyze\n"
+            "json.dumps(analyze(parse_path(sys.argv[1])[0]), default=str)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    base = ("import resource, awrscope.parse, awrscope.analysis\n"
+            "from awrscope.parse import html\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    try:
+        rss = int(subprocess.run([sys.executable, "-c", code, str(biggest)], capture_output=True, env=env,
+                                 check=True).stdout.split()[-1]) * 1024
+        rss0 = int(subprocess.run([sys.executable, "-c", base], capture_output=True, env=env,
+                                  check=True).stdout.split()[-1]) * 1024
+        print(f"peak RSS on the largest report: {rss / 1e6:.0f} MB ({(rss - rss0) / 1e6:.0f} MB over the "
+              f"{rss0 / 1e6:.0f} MB of a bare interpreter with awrscope imported = {(rss - rss0) / size:.1f}x its size)")
+    except (subprocess.CalledProcessError, ValueError, IndexError):
+        print("peak RSS: could not be measured")
+
+    if args.parallel and not args.files:
+        for jobs in ("1", "0"):
+            cmd = [sys.executable, "-m", "awrscope", "analyze", "--format", "json", "-j", jobs,
+                   *[str(p) for p in paths if p.exists()]]
+            t0 = time.perf_counter()
+            p = subprocess.run(cmd, capture_output=True, env=env)
+            dt = time.perf_counter() - t0
+            if b"no such option" in p.stderr:
+                print("many inputs: this version has no -j/--jobs option")
+                break
+            print(f"whole CLI `awrscope analyze -j {jobs}` on all {len(paths)} corpus files "
+                  f"({'one process' if jobs == '1' else 'one process per core'}): {dt:.1f} s = "
+                  f"{sum(p.stat().st_size for p in paths if p.exists()) / 1e6 / dt:.1f} MB/s")
 
     if not args.no_cli:
         # this checkout's code, not whatever `awrscope` is installed: python -m awrscope with src/ on the path
