@@ -166,14 +166,20 @@ def main() -> int:
           f"{peak / 1e6:.1f} MB = {peak / size:.1f}x its size")
 
     # peak RSS (C allocations included: libxml2's tree is not traced) in a fresh interpreter
-    code = ("import json, resource, sys\n"
+    hwm = ("def _hwm_kb():\n"  # VmHWM: ru_maxrss would include the parent's high-water mark
+           "    for l in open('/proc/self/status'):\n"
+           "        if l.startswith('VmHWM:'):\n"
+           "            return int(l.split()[1])\n"
+           "    import resource\n"
+           "    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n")
+    code = (hwm + "import json, sys\n"
             "from awrscope.parse import parse_path\n"
             "from awrscope.analysis import analyze\n"
             "json.dumps(analyze(parse_path(sys.argv[1])[0]), default=str)\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
-    base = ("import resource, awrscope.parse, awrscope.analysis\n"
+            "print(_hwm_kb())\n")
+    base = (hwm + "import awrscope.parse, awrscope.analysis\n"
             "from awrscope.parse import html\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+            "print(_hwm_kb())\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     try:
         rss = int(subprocess.run([sys.executable, "-c", code, str(biggest)], capture_output=True, env=env,
