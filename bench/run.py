@@ -36,7 +36,7 @@ from awrscope.parse.source import decode, read_sources  # noqa: E402
 from awrscope.parse.text import blocks_from_text, normalise_lines  # noqa: E402
 from awrscope.serialize import parse_document  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = Path(os.environ.get("AWRSCOPE_CORPUS") or ROOT.parent / "shared" / "corpus")  # as tests/conftest.py
 
 
 def _analyze():
@@ -198,7 +198,7 @@ def main() -> int:
             t0 = time.perf_counter()
             p = subprocess.run(cmd, capture_output=True, env=env)
             dt = time.perf_counter() - t0
-            if b"no such option" in p.stderr:
+            if b"no such option" in p.stderr.lower():
                 print("many inputs: this version has no -j/--jobs option")
                 break
             print(f"whole CLI `awrscope analyze -j {jobs}` on all {len(paths)} corpus files "

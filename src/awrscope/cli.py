@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from functools import partial
+from typing import Any, Callable
 
 import click
 
@@ -18,11 +20,15 @@ from .parse.source import DEFAULT_MAX_BYTES, expand_inputs, read_sources
 from .serialize import parse_document
 
 
-def _load_all(paths: tuple[str, ...], max_bytes: int, jobs: int = 0) -> list[tuple[str, Report | None, str | None]]:
+def _load_all(paths: tuple[str, ...], max_bytes: int, jobs: int = 0,
+              then: Callable[[Report], Any] | None = None) -> list[tuple[str, Report | None, str | None]]:
     """(name, report or None, error message or None) per input; one bad input never stops the rest.
 
     Several input files are parsed in worker processes, one per core (``jobs``
-    0: all cores, 1: in this process); results keep the input order."""
+    0: all cores, 1: in this process); results keep the input order. ``then``
+    (a picklable function) is applied to each report where it was parsed and
+    its result takes the report's place: sending a whole Report back from a
+    worker costs more than the analysis made of it."""
     try:
         inputs = expand_inputs(list(paths))
     except AwrscopeError as e:
@@ -33,14 +39,14 @@ def _load_all(paths: tuple[str, ...], max_bytes: int, jobs: int = 0) -> list[tup
             from concurrent.futures import ProcessPoolExecutor
 
             with ProcessPoolExecutor(workers) as pool:
-                parts = pool.map(_load_one, inputs, [max_bytes] * len(inputs), chunksize=1)
+                parts = pool.map(_load_one, inputs, [max_bytes] * len(inputs), [then] * len(inputs), chunksize=1)
                 return [r for part in parts for r in part]
         except (OSError, ImportError, RuntimeError):  # no process pool on this platform: one process
             pass
-    return [r for p in inputs for r in _load_one(p, max_bytes)]
+    return [r for p in inputs for r in _load_one(p, max_bytes, then)]
 
 
-def _load_one(p: str, max_bytes: int) -> list[tuple[str, Report | None, str | None]]:
+def _load_one(p: str, max_bytes: int, then: Callable[[Report], Any] | None = None) -> list[tuple[str, Any, str | None]]:
     out: list[tuple[str, Report | None, str | None]] = []
     try:
         sources = read_sources(p, max_bytes)
@@ -48,7 +54,8 @@ def _load_one(p: str, max_bytes: int) -> list[tuple[str, Report | None, str | No
         return [(p, None, str(e))]
     for src in sources:
         try:
-            out.append((src.name, parse_source(src), None))
+            report = parse_source(src)
+            out.append((src.name, then(report) if then is not None else report, None))
         except AwrscopeError as e:
             out.append((src.name, None, str(e)))
         except RecursionError:
@@ -127,7 +134,7 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
 
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input.
     """
-    from .analysis import analyze, load_config
+    from .analysis import load_config
     from .render import render_markdown, render_text
     from .rules.base import SEVERITY_RANK
 
@@ -138,21 +145,22 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
         sys.exit(EXIT_UNUSABLE)
     if fmt is None:
         fmt = {"json": "json", "md": "markdown", "markdown": "markdown"}.get((output or "").rsplit(".", 1)[-1].lower(), "text")
-    results = _load_all(paths, max_size * 1024 * 1024, jobs)
+    results = _load_all(paths, max_size * 1024 * 1024, jobs, then=partial(_analyze_one, config))
     docs, failed = [], 0
-    for name, report, err in results:
+    for name, outcome, err in results:
         if err:
             failed += 1
             click.echo(f"awrscope: {err}", err=True)
             continue
-        try:
-            docs.append(analyze(report, config))
-        except ValueError as e:  # bad config values
-            click.echo(f"awrscope: {e}", err=True)
+        status, value = outcome
+        if status == "config":  # bad config values
+            click.echo(f"awrscope: {value}", err=True)
             sys.exit(EXIT_UNUSABLE)
-        except Exception as e:  # never a traceback for one report; the others are still analysed
+        if status == "error":  # never a traceback for one report; the others are still analysed
             failed += 1
-            click.echo(f"awrscope: {name}: internal error while analysing ({type(e).__name__}: {e})", err=True)
+            click.echo(f"awrscope: {name}: internal error while analysing ({value})", err=True)
+            continue
+        docs.append(value)
     if not docs:
         sys.exit(EXIT_UNUSABLE)
     if fmt == "json":
@@ -169,6 +177,19 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
         if worst <= SEVERITY_RANK[fail_on]:
             sys.exit(1)
     sys.exit(EXIT_OK)
+
+
+def _analyze_one(config: dict, report: Report) -> tuple[str, Any]:
+    """("ok", analysis document) | ("config", message) | ("error", message): run
+    where the report was parsed (a worker process for several inputs)."""
+    from .analysis import analyze
+
+    try:
+        return "ok", analyze(report, config)
+    except ValueError as e:  # bad config values
+        return "config", str(e)
+    except Exception as e:  # noqa: BLE001 - reported per report, never a traceback
+        return "error", f"{type(e).__name__}: {e}"
 
 
 @main.group("rules", invoke_without_command=True)
