@@ -49,9 +49,9 @@ def _bare_title(line: str, nxt: str) -> str | None:
     if first not in _TITLE_WORDS:
         return None
     title = line.strip()
-    if ":" in title or any(ch.isdigit() for ch in title.replace("Top 5", "").replace("Top 10", "")
-                           .replace("64 msec to 2 sec", "").replace("4 sec to 2 min", "")
-                           .replace("4 min to 1 hr", "").replace("100%", "")):
+    if ":" in title or any(map(str.isdigit, title.replace("Top 5", "").replace("Top 10", "")
+                               .replace("64 msec to 2 sec", "").replace("4 sec to 2 min", "")
+                               .replace("4 min to 1 hr", "").replace("100%", ""))):
         return None
     nxt = nxt.strip()
     if nxt and not nxt.startswith("->") and not nxt.startswith("~"):
@@ -75,10 +75,10 @@ def split_sections(lines: list[str]) -> tuple[list[str], list[RawSection]]:
         line = lines[i]
         title = None
         rest = ""
-        if line.strip():
+        if line and not line.isspace():
             nxt = lines[i + 1] if i + 1 < n else ""
-            stripped_next = nxt.lstrip()
-            if stripped_next.startswith("~~~") and line.strip() and not line.lstrip().startswith("~"):
+            stripped_next = nxt.lstrip() if "~~~" in nxt else ""
+            if stripped_next.startswith("~~~") and not line.lstrip().startswith("~"):
                 indent = len(nxt) - len(stripped_next)
                 run = len(stripped_next) - len(stripped_next.lstrip("~"))
                 cut = indent + run

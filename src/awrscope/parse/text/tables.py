@@ -144,7 +144,7 @@ def read_block(lines: list[str], first_line: int) -> TextBlock:
             notes[-1] = notes[-1] + " " + lstrip.strip()
             continue
         in_note = False
-        runs = dash_runs(line)
+        runs = dash_runs(line) if "-" in line else None
         if runs is not None:
             if is_terminator(runs):
                 table = None
