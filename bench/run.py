@@ -19,7 +19,6 @@ import csv
 import json
 import os
 import platform
-import shutil
 import statistics
 import subprocess
 import sys
@@ -37,13 +36,13 @@ from awrscope.parse.source import decode, read_sources  # noqa: E402
 from awrscope.parse.text import blocks_from_text, normalise_lines  # noqa: E402
 from awrscope.serialize import parse_document  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = Path(os.environ.get("AWRSCOPE_CORPUS") or ROOT.parent / "shared" / "corpus")  # as tests/conftest.py
 
 
 def _analyze():
-    try:  # the diagnosis layer, when present
-        from awrscope.analysis import analyze, analysis_document  # type: ignore
-        return analyze, analysis_document
+    try:  # the diagnosis layer, when present: analyze(report) is the JSON-ready document
+        from awrscope.analysis import analyze  # type: ignore
+        return analyze, None
     except ImportError:
         return None, None
 
@@ -73,7 +72,8 @@ def run_once(path: Path, analyze, analysis_document) -> dict[str, float] | None:
     t3 = time.perf_counter()
     analysis = analyze(report) if analyze else None
     t4 = time.perf_counter()
-    json.dumps(analysis_document(analysis) if analysis is not None else parse_document(report), default=str)
+    json.dumps(analysis if analysis is not None else parse_document(report), indent=1, ensure_ascii=False,
+               default=str)
     t5 = time.perf_counter()
     t["read+decode"] = t1 - t0
     t["detect+split"] = t2 - t1
@@ -81,7 +81,12 @@ def run_once(path: Path, analyze, analysis_document) -> dict[str, float] | None:
     t["metrics+rules"] = t4 - t3
     t["rendering"] = t5 - t4
     t["bytes"] = src.size
+    t["html"] = det.format == "html"
     return t
+
+
+def _total(t: dict) -> float:
+    return sum(v for k, v in t.items() if k not in ("bytes", "html"))
 
 
 def main() -> int:
@@ -90,6 +95,8 @@ def main() -> int:
     ap.add_argument("--files", nargs="*", help="benchmark these files instead of the corpus")
     ap.add_argument("--repeat", type=int, default=3, help="repetitions; the best time per report counts")
     ap.add_argument("--no-cli", action="store_true", help="skip the whole-CLI timing")
+    ap.add_argument("--parallel", action="store_true",
+                    help="also time `awrscope analyze` on the whole corpus with -j 1 and one process per core")
     args = ap.parse_args()
 
     if args.files:
@@ -97,7 +104,7 @@ def main() -> int:
     else:
         rows = list(csv.DictReader(open(CORPUS / "manifest.tsv", newline=""), delimiter="\t"))
         paths = [CORPUS / "reports" / r["local_file"] for r in rows if not args.kind or r["kind"] == args.kind]
-    analyze, analysis_document = _analyze()
+    analyze, analysis_document = _analyze()  # second item: unused, kept for older diagnosis layers
 
     per_report: list[dict[str, float]] = []
     skipped = 0
@@ -110,7 +117,7 @@ def main() -> int:
                 t = None
             if t is None:
                 break
-            if best is None or sum(v for k, v in t.items() if k != "bytes") < sum(v for k, v in best.items() if k != "bytes"):
+            if best is None or _total(t) < _total(best):
                 best = t
         if best is None:
             skipped += 1
@@ -134,6 +141,12 @@ def main() -> int:
         note = "" if ph != "metrics+rules" or analyze else "   (diagnosis layer not installed)"
         print(f"{ph:<18}{s:>10.3f}{(mb / s if s else float('inf')):>10.1f}{(len(per_report) / s if s else float('inf')):>12.1f}{note}")
     print(f"{'all phases':<18}{total:>10.3f}{mb / total:>10.1f}{len(per_report) / total:>12.1f}")
+    for label, is_html in (("text", False), ("HTML", True)):
+        sub = [t for t in per_report if t["html"] == is_html]
+        if sub:
+            s = sum(_total(t) for t in sub)
+            smb = sum(t["bytes"] for t in sub) / 1e6
+            print(f"  {label:<6} reports: {len(sub):>4}, {smb:6.1f} MB, all phases {s:7.3f} s = {smb / s:5.1f} MB/s")
     lat = sorted(sum(t[ph] for ph in phases) for t in per_report)
     print(f"per-report latency: median {statistics.median(lat) * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
     floor = sum(t["read+decode"] for t in per_report)
@@ -152,21 +165,70 @@ def main() -> int:
     print(f"peak traced memory on the largest report ({biggest.name}, {size / 1e6:.1f} MB): "
           f"{peak / 1e6:.1f} MB = {peak / size:.1f}x its size")
 
+    # peak RSS (C allocations included: libxml2's tree is not traced) in a fresh interpreter
+    hwm = ("def _hwm_kb():\n"  # VmHWM: ru_maxrss would include the parent's high-water mark
+           "    for l in open('/proc/self/status'):\n"
+           "        if l.startswith('VmHWM:'):\n"
+           "            return int(l.split()[1])\n"
+           "    import resource\n"
+           "    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n")
+    code = (hwm + "import json, sys\n"
+            "from awrscope.parse import parse_path\n"
+            "from awrscope.analysis import analyze\n"
+            "json.dumps(analyze(parse_path(sys.argv[1])[0]), default=str)\n"
+            "print(_hwm_kb())\n")
+    base = (hwm + "import awrscope.parse, awrscope.analysis\n"
+            "from awrscope.parse import html\n"
+            "print(_hwm_kb())\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    try:
+        rss = int(subprocess.run([sys.executable, "-c", code, str(biggest)], capture_output=True, env=env,
+                                 check=True).stdout.split()[-1]) * 1024
+        rss0 = int(subprocess.run([sys.executable, "-c", base], capture_output=True, env=env,
+                                  check=True).stdout.split()[-1]) * 1024
+        print(f"peak RSS on the largest report: {rss / 1e6:.0f} MB ({(rss - rss0) / 1e6:.0f} MB over the "
+              f"{rss0 / 1e6:.0f} MB of a bare interpreter with awrscope imported = {(rss - rss0) / size:.1f}x its size)")
+    except (subprocess.CalledProcessError, ValueError, IndexError):
+        print("peak RSS: could not be measured")
+
+    if args.parallel and not args.files:
+        for jobs in ("1", "0"):
+            cmd = [sys.executable, "-m", "awrscope", "analyze", "--format", "json", "-j", jobs,
+                   *[str(p) for p in paths if p.exists()]]
+            t0 = time.perf_counter()
+            p = subprocess.run(cmd, capture_output=True, env=env)
+            dt = time.perf_counter() - t0
+            if b"no such option" in p.stderr.lower():
+                print("many inputs: this version has no -j/--jobs option")
+                break
+            print(f"whole CLI `awrscope analyze -j {jobs}` on all {len(paths)} corpus files "
+                  f"({'one process' if jobs == '1' else 'one process per core'}): {dt:.1f} s = "
+                  f"{sum(p.stat().st_size for p in paths if p.exists()) / 1e6 / dt:.1f} MB/s")
+
     if not args.no_cli:
-        exe = shutil.which("awrscope")
-        typical = sorted(paths, key=lambda p: p.stat().st_size)[len(paths) // 2]
-        cmd = [exe, "analyze" if analyze else "parse", "--format", "json", str(typical)] if exe else None
-        if cmd:
+        # this checkout's code, not whatever `awrscope` is installed: python -m awrscope with src/ on the path
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        verb = "analyze" if analyze else "parse"
+        readable = [p for p in paths if p.exists()]
+        typical = min(readable, key=lambda p: abs(p.stat().st_size - 1_000_000))  # the issue's "typical 1 MB report"
+        median_size = sorted(readable, key=lambda p: p.stat().st_size)[len(readable) // 2]
+        for label, target in (("a typical 1 MB report", typical), ("the median-size report", median_size)):
+            cmd = [sys.executable, "-m", "awrscope", verb, "--format", "json", str(target)]
             runs = []
             for _ in range(5):
                 t0 = time.perf_counter()
-                subprocess.run(cmd, capture_output=True)
+                subprocess.run(cmd, capture_output=True, env=env)
                 runs.append(time.perf_counter() - t0)
-            print(f"whole CLI `{Path(exe).name} {cmd[1]}` on a typical report ({typical.name}, "
-                  f"{typical.stat().st_size / 1e6:.2f} MB): median {statistics.median(runs) * 1000:.0f} ms "
+            print(f"whole CLI `awrscope {verb}` on {label} ({target.name}, {target.stat().st_size / 1e6:.2f} MB): "
+                  f"median {statistics.median(runs) * 1000:.0f} ms, best {min(runs) * 1000:.0f} ms "
                   f"(interpreter start included)")
-        else:
-            print("whole CLI: `awrscope` is not on PATH (pip install -e .)")
+        cmd = [sys.executable, "-m", "awrscope", "--help"]
+        runs = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, capture_output=True, env=env)
+            runs.append(time.perf_counter() - t0)
+        print(f"interpreter start + import (`awrscope --help`): median {statistics.median(runs) * 1000:.0f} ms")
     return 0
 
 

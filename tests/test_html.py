@@ -345,3 +345,16 @@ def test_fifty_megabyte_report_parses_in_bounded_time():
     r = parse_text(html)
     assert time.perf_counter() - t0 < 120
     assert r.header.db_name == "ORCL" and r.db_time_s == 1800.0
+
+
+def test_stdlib_tokenizer_fallback_gives_the_same_blocks(monkeypatch):
+    """Without lxml the stdlib html.parser feeds the same handlers: same blocks."""
+    from awrscope.parse import html as html_mod
+
+    doc = _minimal().replace("</body>", "<h3>X</h3><table><tr><td>a<br>b</td><td colspan=2>c</td></tr>"
+                                        "<tr><td><table><tr><td>in</td></tr></table></td></tr></table></body>")
+    with_lxml = html_mod.blocks_from_html(doc)
+    monkeypatch.setattr(html_mod, "_etree", None)
+    without = html_mod.blocks_from_html(doc)
+    assert [(b.title, [(t.columns, t.rows) for t in b.tables]) for b in with_lxml[2]] == \
+        [(b.title, [(t.columns, t.rows) for t in b.tables]) for b in without[2]]

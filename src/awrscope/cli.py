@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import partial
+from typing import Any, Callable
 
 import click
 
@@ -16,12 +18,17 @@ from .parse.source import DEFAULT_MAX_BYTES
 from .serialize import parse_document
 
 
-def _load_all(paths: tuple[str, ...], max_bytes: int) -> list[tuple[str, Report | None, str | None]]:
+def _load_all(paths: tuple[str, ...], max_bytes: int, jobs: int = 0,
+              then: Callable[[Report], Any] | None = None) -> list[tuple[str, Any, str | None]]:
     """(name, report or None, error message or None) per input; one bad input never stops the rest.
-    Several inputs are parsed in parallel on all cores, with a progress bar on a terminal (loader.py)."""
+
+    Several inputs are parsed in worker processes (``jobs`` 0: one per core, 1: in this
+    process), in input order, with a progress bar on a terminal (loader.py). ``then`` (a
+    picklable function) is applied to each report where it was parsed and its result takes
+    the report's place: sending a whole Report back from a worker costs more than its analysis."""
     from .loader import load_many
 
-    return load_many(paths, max_bytes)  # type: ignore[return-value]
+    return load_many(paths, max_bytes, then=then, workers=jobs or None)  # type: ignore[return-value]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -38,12 +45,15 @@ def main() -> None:
 @click.option("--max-size", type=int, default=DEFAULT_MAX_BYTES // (1024 * 1024), show_default=True,
               help="Refuse inputs larger than this many MiB (after decompression).")
 @click.option("--indent", type=int, default=None, help="Indent the JSON output.")
-def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: int, indent: int | None) -> None:
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Parse several inputs in this many processes (0: one per core).")
+def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: int, indent: int | None,
+              jobs: int) -> None:
     """Parse reports into the typed model and print it (JSON by default).
 
     PATHS are files, directories, globs, .gz or .zip archives, or - for stdin.
     """
-    results = _load_all(paths, max_size * 1024 * 1024)
+    results = _load_all(paths, max_size * 1024 * 1024, jobs)
     failed = 0
     docs = []
     texts = []
@@ -82,13 +92,15 @@ _FAIL_CHOICES = ["critical", "major", "moderate", "minor", "info", "none"]
               help="TOML file overriding rule thresholds ([rules.R01] lgwr_ms = 4) and [metrics] alpha.")
 @click.option("--max-size", type=int, default=DEFAULT_MAX_BYTES // (1024 * 1024), show_default=True,
               help="Refuse inputs larger than this many MiB (after decompression).")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Parse several inputs in this many processes (0: one per core).")
 def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fail_on: str, config_path: str | None,
-                max_size: int) -> None:
+                max_size: int, jobs: int) -> None:
     """Diagnose the write path of reports: metrics, findings ranked by impact in DB time, what-ifs.
 
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input.
     """
-    from .analysis import analyze, load_config
+    from .analysis import load_config
     from .render import render_markdown, render_text
     from .rules.base import SEVERITY_RANK
 
@@ -99,22 +111,25 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
         sys.exit(EXIT_UNUSABLE)
     if fmt is None:
         fmt = {"json": "json", "md": "markdown", "markdown": "markdown", "html": "html", "htm": "html"}.get((output or "").rsplit(".", 1)[-1].lower(), "text")
-    results = _load_all(paths, max_size * 1024 * 1024)
+    # the HTML report draws from the parsed sections too, so the reports come back with their analyses
+    results = _load_all(paths, max_size * 1024 * 1024, jobs, then=partial(_analyze_one, config, fmt == "html"))
     docs, reports, failed = [], [], 0
-    for name, report, err in results:
+    for name, outcome, err in results:
         if err:
             failed += 1
             click.echo(f"awrscope: {err}", err=True)
             continue
-        try:
-            docs.append(analyze(report, config))
-            reports.append(report)
-        except ValueError as e:  # bad config values
-            click.echo(f"awrscope: {e}", err=True)
+        status, value = outcome
+        if status == "config":  # bad config values
+            click.echo(f"awrscope: {value}", err=True)
             sys.exit(EXIT_UNUSABLE)
-        except Exception as e:  # never a traceback for one report; the others are still analysed
+        if status == "error":  # never a traceback for one report; the others are still analysed
             failed += 1
-            click.echo(f"awrscope: {name}: internal error while analysing ({type(e).__name__}: {e})", err=True)
+            click.echo(f"awrscope: {name}: internal error while analysing ({value})", err=True)
+            continue
+        doc, report = value
+        docs.append(doc)
+        reports.append(report)
     if not docs:
         sys.exit(EXIT_UNUSABLE)
     if fmt == "json":
@@ -134,6 +149,19 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
         if worst <= SEVERITY_RANK[fail_on]:
             sys.exit(1)
     sys.exit(EXIT_OK)
+
+
+def _analyze_one(config: dict, keep_report: bool, report: Report) -> tuple[str, Any]:
+    """("ok", (analysis document, the report when keep_report else None)) | ("config", message) |
+    ("error", message): run where the report was parsed (a worker process for several inputs)."""
+    from .analysis import analyze
+
+    try:
+        return "ok", (analyze(report, config), report if keep_report else None)
+    except ValueError as e:  # bad config values
+        return "config", str(e)
+    except Exception as e:  # noqa: BLE001 - reported per report, never a traceback
+        return "error", f"{type(e).__name__}: {e}"
 
 
 @main.group("rules", invoke_without_command=True)

@@ -53,7 +53,25 @@ _OVER = Number(None, 0.0, None, OVERFLOW)
 
 
 def parse_number(cell: str, *, binary: bool = False) -> Number:
-    """Parse one cell. ``binary`` selects 1024-based suffixes (IOStat "Data" columns)."""
+    """Parse one cell. ``binary`` selects 1024-based suffixes (IOStat "Data" columns).
+
+    Memoised: reports repeat the same cells ('0', '0.00', '', '100.00') all
+    over, and a :class:`Number` is immutable. The memo is bounded."""
+    n = _MEMO.get(cell)
+    if n is None or binary:
+        n = _parse(cell, binary)
+        if not binary and len(cell) <= 40:  # only short cells: the memo never holds a huge string
+            if len(_MEMO) >= _MEMO_MAX:
+                _MEMO.clear()
+            _MEMO[cell] = n
+    return n
+
+
+_MEMO: dict[str, Number] = {}
+_MEMO_MAX = 20000
+
+
+def _parse(cell: str, binary: bool) -> Number:
     s = cell.strip()
     if not s:
         return _EMPTY

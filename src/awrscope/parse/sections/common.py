@@ -46,12 +46,28 @@ def header_time_unit(header: str) -> str | None:
 
 
 def match_columns(table: RawTable, cols: Iterable[Col]) -> list[tuple[int, Col, str | None]]:
-    """Pair table columns with field specs: [(column index, spec, header time unit)]."""
-    specs = list(cols)
+    """Pair table columns with field specs: [(column index, spec, header time unit)].
+
+    Memoised on (column names, specs): the same header meets the same specs in
+    every report of a version, and some mappers match once per row. The result
+    is shared: callers read it, never change it."""
+    key = (tuple(table.columns), tuple(cols))
+    out = _MATCHED.get(key)
+    if out is None:
+        if len(_MATCHED) > 4096:
+            _MATCHED.clear()
+        out = _MATCHED[key] = _match_columns(key[0], key[1])
+    return out
+
+
+_MATCHED: dict[tuple, list[tuple[int, Col, str | None]]] = {}
+
+
+def _match_columns(columns: tuple[str, ...], specs: tuple[Col, ...]) -> list[tuple[int, Col, str | None]]:
     used: set[str] = set()
     out: list[tuple[int, Col, str | None]] = []
     compiled = [(c, re.compile(c.pattern)) for c in specs]
-    for idx, name in enumerate(table.columns):
+    for idx, name in enumerate(columns):
         h = squash(name)
         for c, rx in compiled:
             if c.field in used:

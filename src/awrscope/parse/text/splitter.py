@@ -37,22 +37,27 @@ file buffer checkpoint pga undo enqueue latch sql segments init.ora cache operat
 rollback""".split())
 
 
+# A cheap first look (one C-level match) before the word-by-word checks.
+_TITLE_START = re.compile(r"(?:%s)(?:\s|$)" % "|".join(sorted(map(re.escape, _TITLE_WORDS), key=len, reverse=True)),
+                          re.IGNORECASE)
+
+
 def _bare_title(line: str, nxt: str) -> str | None:
-    if line[0].isspace() or len(line) > 90:
+    if len(line) > 90 or not _TITLE_START.match(line):
         return None
     first = line.split(None, 1)[0].lower()
     if first not in _TITLE_WORDS:
         return None
     title = line.strip()
-    if ":" in title or any(ch.isdigit() for ch in title.replace("Top 5", "").replace("Top 10", "")
-                           .replace("64 msec to 2 sec", "").replace("4 sec to 2 min", "")
-                           .replace("4 min to 1 hr", "").replace("100%", "")):
+    if ":" in title or any(map(str.isdigit, title.replace("Top 5", "").replace("Top 10", "")
+                               .replace("64 msec to 2 sec", "").replace("4 sec to 2 min", "")
+                               .replace("4 min to 1 hr", "").replace("100%", ""))):
         return None
     nxt = nxt.strip()
     if nxt and not nxt.startswith("->") and not nxt.startswith("~"):
         # a title is followed by a blank line, notes or its underline, and
         # in pasted excerpts directly by a column header: accept text, not figures
-        if sum(ch.isdigit() for ch in nxt) > 3:
+        if sum(map(str.isdigit, nxt)) > 3:
             return None
     from ..sections import lookup  # the registry of mapped titles
 
@@ -70,10 +75,10 @@ def split_sections(lines: list[str]) -> tuple[list[str], list[RawSection]]:
         line = lines[i]
         title = None
         rest = ""
-        if line.strip():
+        if line and not line.isspace():
             nxt = lines[i + 1] if i + 1 < n else ""
-            stripped_next = nxt.lstrip()
-            if stripped_next.startswith("~~~") and line.strip() and not line.lstrip().startswith("~"):
+            stripped_next = nxt.lstrip() if "~~~" in nxt else ""
+            if stripped_next.startswith("~~~") and not line.lstrip().startswith("~"):
                 indent = len(nxt) - len(stripped_next)
                 run = len(stripped_next) - len(stripped_next.lstrip("~"))
                 cut = indent + run

@@ -40,8 +40,25 @@ def assign(line: str, spans: list[tuple[int, int]], owner: list[int] | None = No
     same column is settled without measuring overlaps (the common case)."""
     if owner is None:
         owner = owners(spans)
-    cells: list[list[str]] = [[] for _ in spans]
     width = len(owner)
+    if spans:
+        # Fast path: when no token crosses a column border (nor lies left of the
+        # first column or right of the last), each column's slice holds exactly
+        # its tokens. Most data lines; the per-token walk below is the fallback.
+        n = len(line)
+        start = spans[0][0]
+        if (start == 0 or not line[:start].strip()) and (n <= width or not line[width:].strip()):
+            out: list[str] = []
+            prev = start
+            for _, e in spans:
+                if 0 < e < n and not line[e - 1].isspace() and not line[e].isspace():
+                    break
+                seg = line[prev:e].split()
+                out.append(seg[0] if len(seg) == 1 else " ".join(seg))
+                prev = e
+            else:
+                return out
+    cells: list[list[str]] = [[] for _ in spans]
     for m in _TOKEN.finditer(line):
         a, b = m.start(), m.end()
         ka = owner[a] if a < width else -1
@@ -127,7 +144,7 @@ def read_block(lines: list[str], first_line: int) -> TextBlock:
             notes[-1] = notes[-1] + " " + lstrip.strip()
             continue
         in_note = False
-        runs = dash_runs(line)
+        runs = dash_runs(line) if "-" in line else None
         if runs is not None:
             if is_terminator(runs):
                 table = None
@@ -174,6 +191,6 @@ def _is_group_underline(lines: list[str], j: int) -> bool:
         if nxt.lstrip().startswith("->"):
             return False
         # data lines carry numbers in most columns; header lines are words
-        if sum(ch.isdigit() for ch in nxt) > len(nxt.strip()) // 3:
+        if sum(map(str.isdigit, nxt)) > len(nxt.strip()) // 3:
             return False
     return False

@@ -1,0 +1,26 @@
+"""Build a huge report from a real one: the rows of its first 'SQL ordered by'
+table repeated until the text reaches a size (a multi-day report with thousands
+of SQL rows). Used by tests/test_huge.py and on demand:
+
+    python tests/huge.py REPORT.txt 200 /tmp/huge.txt     # a 200 MB report
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def make_huge(text: str, target_bytes: int) -> str:
+    lines = text.splitlines(keepends=True)
+    start = next(i for i, l in enumerate(lines) if l.startswith("SQL ordered by"))
+    dashes = next(i for i in range(start, len(lines)) if lines[i].startswith("----------"))
+    end = next(i for i in range(dashes + 1, len(lines))
+               if lines[i].startswith("SQL ordered by") or lines[i].strip().startswith("-------------------"))
+    rows = "".join(lines[dashes + 1:end])
+    reps = max(1, (target_bytes - len(text)) // max(1, len(rows)) + 1)
+    return "".join(lines[:dashes + 1]) + rows * reps + "".join(lines[dashes + 1:])
+
+
+if __name__ == "__main__":
+    src, mb, out = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+    Path(out).write_text(make_huge(Path(src).read_text(errors="replace"), int(mb * 1e6)))
