@@ -89,6 +89,9 @@ CATALOG: tuple[MetricDef, ...] = (
     _m("M54", "alpha", "ratio", "queueing factor, default 1.5 (range 1.0-2.0), configurable", "config"),
     _m("M55", "fg_wakeup_overhead_us", "us", "'redo synch time overhead (usec)'/'redo synch writes'", "instance_activity"),
     _m("M56", "overhead_share", "%", "100*'redo synch time overhead (usec)'/'redo synch time (usec)'", "instance_activity"),
+    _m("M57", "overhead_bucket_dist", "%", "share of waits in 'redo synch time overhead count (<2/<8/<32/<128/>=128 msec)'; "
+       "the share over 8 ms as the value, null (AMBIGUOUS_NAME, sum kept in the note) when the text report cut the labels "
+       "and fewer than all five rows are printed (P16)", "instance_activity"),
     _m("M58", "poll_share", "%", "100*'redo synch poll writes'/'redo synch writes'", "instance_activity"),
     _m("M59", "remote_sync_ms", "ms", "avg_ms of 'SYNC Remote Write' or 'LNS wait on SENDREQ'/'LGWR-LNS wait on channel'",
        "background wait events"),

@@ -418,6 +418,7 @@ def _commit(b: _Builder) -> None:
         b.miss("non_io_residual_ms", "MISSING_INPUT")
     b.ratio("fg_wakeup_overhead_us", ovh_us, syncw, [s_ov, s_sw])
     b.ratio("overhead_share", ovh_us, sync_us, [s_ov, s_us], scale=100.0)
+    _overhead_buckets(b)
     b.ratio("poll_share", pollw, syncw, [s_pw, s_sw], scale=100.0)
     for name in ("SYNC Remote Write", "LNS wait on SENDREQ", "LGWR-LNS wait on channel"):
         ev = m.bg(name) or m.fg(name)
@@ -634,3 +635,41 @@ def scalability(t5: float, t10: float) -> float:
     if t10 <= 0:
         raise ValueError("t10 must be positive")
     return 2.0 * t5 / t10 - 1.0
+
+
+# Upper bounds in ms of the 'redo synch time overhead count' buckets, by label: 11.2
+# '(<2 msec)'..'(>=128 msec)', 12.2+ '(  2ms)'..'(128ms)', '(inf)' (spec P16).
+_OVERHEAD_BUCKETS = {"<2 msec": 2, "<8 msec": 8, "<32 msec": 32, "<128 msec": 128, ">=128 msec": None,
+                     "2ms": 2, "8ms": 8, "32ms": 32, "128ms": 128, "inf": None}
+_OVERHEAD_PREFIX = "redo synch time overhead count ("
+
+
+def _overhead_buckets(b: _Builder) -> None:
+    """M57: how much of the FG wake-up overhead is slow. Text reports cut the five
+    statistic names at 32 characters, leaving five identical 'redo synch time overhead
+    count (' rows: read by label only when the labels are whole, else keep the sum."""
+    sec = b.r.sections.get("instance_activity")
+    rows = [r for r in sec.rows if r.name and r.name.lower().startswith(_OVERHEAD_PREFIX)] if sec else []
+    if not rows:
+        b.miss("overhead_bucket_dist")
+        return
+    srcs = [Source("instance_activity", r.name, "total", r.line, r.values.get("total")) for r in rows]
+    labelled: dict[float | None, float] = {}
+    for r in rows:
+        label = " ".join(r.name[len(_OVERHEAD_PREFIX):].rstrip(")").split())
+        if label not in _OVERHEAD_BUCKETS or r.values.get("total") is None:
+            labelled = {}
+            break
+        labelled[_OVERHEAD_BUCKETS[label]] = r.values["total"]
+    total = sum(r.values.get("total") or 0.0 for r in rows)
+    if not labelled:
+        b.put("overhead_bucket_dist", None, srcs, reason="AMBIGUOUS_NAME",
+              note=f"{len(rows)} bucket row(s) with cut names: only their sum is known ({total:,.0f} waits)")
+        return
+    if total <= 0:
+        b.miss("overhead_bucket_dist", "DIV_ZERO", sources=srcs)
+        return
+    slow = sum(v for bound, v in labelled.items() if bound is None or bound > 8)
+    shares = ", ".join(f"{'>=128' if k is None else '<' + str(k)} ms {100.0 * v / total:.1f} %"
+                       for k, v in sorted(labelled.items(), key=lambda kv: 1e9 if kv[0] is None else kv[0]))
+    b.put("overhead_bucket_dist", 100.0 * slow / total, srcs, note=f"share over 8 ms; buckets: {shares}")
