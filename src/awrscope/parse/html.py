@@ -331,6 +331,7 @@ def _feed_lxml(splitter: _AwrHtmlSplitter, text: str) -> None:
     del data
     if root is None:
         return
+    not_plain = _not_plain_tables(root)
     start, end, data = splitter.handle_starttag, splitter.handle_endtag, splitter.handle_data
     walker = _etree.iterwalk(root, events=("start", "end"))
     read_whole = None  # the table read in one go, whose subtree the walk skips
@@ -342,7 +343,7 @@ def _feed_lxml(splitter: _AwrHtmlSplitter, text: str) -> None:
             line = el.sourceline
             if line:
                 splitter.lineno = line
-            if tag == "table" and not splitter._skip and _plain_table(el):
+            if tag == "table" and not splitter._skip and el not in not_plain:
                 _read_table(splitter, el)
                 walker.skip_subtree()
                 read_whole = el
@@ -363,6 +364,19 @@ def _feed_lxml(splitter: _AwrHtmlSplitter, text: str) -> None:
 
 
 _NOT_PLAIN = ("table", "script", "style", "title", "head")
+
+
+def _not_plain_tables(root) -> set:
+    """The tables with a nested table or skipped text inside, in one pass over the
+    document (the others are plain: :func:`_plain_table`). The set holds the
+    elements' proxies, so the walk meets these very objects again."""
+    out: set = set()
+    for e in root.iter(*_NOT_PLAIN):
+        for a in e.iterancestors("table"):
+            if a in out:  # its own table ancestors were marked with it
+                break
+            out.add(a)
+    return out
 
 
 def _plain_table(el) -> bool:
