@@ -183,13 +183,14 @@ def build_periods(blocks: list[Block], headers: list[Header], template: Report,
     diff_blocks: list[Block] = []
     for b in blocks:
         firsts, seconds, diffs = [], [], []
-        for t in b.tables:
+        title = _period_title(b.title)
+        # a title no mapper reads: its tables are never looked at, do not cut them
+        for t in (b.tables if lookup(title) is not None else ()):
             f, s, d = split_table(t)
             firsts.append(f)
             seconds.append(s)
             if d is not None:
                 diffs.append(d)
-        title = _period_title(b.title)
         period_blocks[0].append(Block(title, b.line, b.notes, firsts, [], b.first_line, b.format))
         period_blocks[1].append(Block(title, b.line, b.notes, seconds, [], b.first_line, b.format))
         if diffs:

@@ -331,6 +331,7 @@ def _feed_lxml(splitter: _AwrHtmlSplitter, text: str) -> None:
     del data
     if root is None:
         return
+    not_plain = _not_plain_tables(root)
     start, end, data = splitter.handle_starttag, splitter.handle_endtag, splitter.handle_data
     walker = _etree.iterwalk(root, events=("start", "end"))
     read_whole = None  # the table read in one go, whose subtree the walk skips
@@ -342,12 +343,9 @@ def _feed_lxml(splitter: _AwrHtmlSplitter, text: str) -> None:
             line = el.sourceline
             if line:
                 splitter.lineno = line
-            if tag == "table" and not splitter._skip and _plain_table(el):
+            if tag == "table" and not splitter._skip and el not in not_plain:
                 _read_table(splitter, el)
                 walker.skip_subtree()
-                tail = el.tail
-                el.clear()  # free the rows' nodes as we go; the tail text is still to be read
-                el.tail = tail
                 read_whole = el
                 continue
             start(tag, el.items())
@@ -368,6 +366,19 @@ def _feed_lxml(splitter: _AwrHtmlSplitter, text: str) -> None:
 _NOT_PLAIN = ("table", "script", "style", "title", "head")
 
 
+def _not_plain_tables(root) -> set:
+    """The tables with a nested table or skipped text inside, in one pass over the
+    document (the others are plain: :func:`_plain_table`). The set holds the
+    elements' proxies, so the walk meets these very objects again."""
+    out: set = set()
+    for e in root.iter(*_NOT_PLAIN):
+        for a in e.iterancestors("table"):
+            if a in out:  # its own table ancestors were marked with it
+                break
+            out.add(a)
+    return out
+
+
 def _plain_table(el) -> bool:
     """A table without nested tables or skipped text inside: its rows can be read
     straight from the tree (the common case, every AWR table)."""
@@ -377,35 +388,123 @@ def _plain_table(el) -> bool:
 
 
 def _read_table(splitter: _AwrHtmlSplitter, el) -> None:
-    """What the event handlers would make of a plain table, without one Python
-    call per tag: rows of cleaned cells, <th> rows as header rows, colspans."""
+    """Place a plain table as the event handlers would, without reading it: its
+    cells are cut only when a mapper first asks for them (:class:`_LazyTable`),
+    so tables of sections no mapper reads cost nothing (as on the text path)."""
     summary = el.get("summary") or ""
-    t = _Table(summary[:300], el.sourceline or splitter.lineno)
-    splitter._tables.append(t)
-    rows = t.rows
-    header_rows = t.header_rows
-    row: list[tuple[str, int, bool]] | None = None
-    row_line = t.line
+    line = el.sourceline or splitter.lineno
+    splitter._place(_LazyTable(el, line), summary[:300], line)
+
+
+_COLUMNS_SLOT = RawTable.__dict__["columns"]
+_RAW_ROWS_SLOT = RawTable.__dict__["raw_rows"]
+_ROWS_SLOT = RawTable.__dict__["_rows"]
+
+
+class _LazyTable(RawTable):
+    """A plain HTML table still in the lxml tree: columns, rows and raw rows are
+    read from it on first access, exactly as an eager read would give them."""
+
+    __slots__ = ("_el",)
+
+    def __init__(self, el, line: int):
+        self._el = el
+        self.spans = []
+        self.header_line = line
+        self._owner = None
+
+    def _load_columns(self) -> None:
+        """Columns from the header rows alone (they precede every data row);
+        a table without header rows takes its width from all its rows."""
+        header_rows, _ = _table_rows(self._el, self.header_line, header_only=True)
+        if header_rows:
+            _COLUMNS_SLOT.__set__(self, _column_names(header_rows))
+        else:
+            self._load()
+
+    def _load(self) -> None:
+        el = self._el
+        self._el = None
+        header_rows, rows = _table_rows(el, self.header_line)
+        columns = _column_names(header_rows)
+        if not columns and rows:
+            columns = [""] * max(len(c) for _, c in rows)
+        try:
+            _COLUMNS_SLOT.__get__(self)
+        except AttributeError:
+            _COLUMNS_SLOT.__set__(self, columns)
+        _ROWS_SLOT.__set__(self, rows)
+        _RAW_ROWS_SLOT.__set__(self, [(ln, "  ".join(cells)) for ln, cells in rows])
+
+    @property
+    def columns(self) -> list[str]:
+        try:
+            return _COLUMNS_SLOT.__get__(self)
+        except AttributeError:  # not read yet
+            self._load_columns()
+            return _COLUMNS_SLOT.__get__(self)
+
+    @columns.setter
+    def columns(self, value: list[str]) -> None:
+        if self._el is not None:
+            self._load()
+        _COLUMNS_SLOT.__set__(self, value)
+
+    @property
+    def raw_rows(self) -> list[tuple[int, str]]:
+        if self._el is not None:
+            self._load()
+        return _RAW_ROWS_SLOT.__get__(self)
+
+    @raw_rows.setter
+    def raw_rows(self, value: list[tuple[int, str]]) -> None:
+        if self._el is not None:
+            self._load()
+        _RAW_ROWS_SLOT.__set__(self, value)
+
+    @property
+    def rows(self) -> list[tuple[int, list[str]]]:
+        if self._el is not None:
+            self._load()
+        return _ROWS_SLOT.__get__(self)
+
+    @rows.setter
+    def rows(self, value: list[tuple[int, list[str]]]) -> None:
+        if self._el is not None:
+            self._load()
+        _ROWS_SLOT.__set__(self, value)
+
+
+# clean_cell of a cell's raw text, by that text: AWR tables repeat values
+# (0, 0.0, wait classes, units) and clean_cell is pure.
+_CLEAN_CACHE: dict[str, str] = {}
+_CLEAN_CACHE_MAX = 50_000
+
+
+def _table_rows(el, line: int, header_only: bool = False) -> tuple[list[list[tuple[str, int]]], list[tuple[int, list[str]]]]:
+    """What the event handlers would make of a plain table, without one Python
+    call per tag: (header rows, rows of cleaned cells); <th> rows are header
+    rows, colspans expanded. ``header_only`` stops at the first data row."""
+    rows: list[tuple[int, list[str]]] = []
+    header_rows: list[list[tuple[str, int]]] = []
+    texts: list[str] | None = None  # cells of the open row
+    spans: list[int] | None = None  # their colspans, once one is not 1
+    has_th = False
+    row_line = line
     row_is_header = True
-
-    def close_row() -> None:
-        if not row:
-            return
-        if row_is_header and not rows and any(is_th for _, _, is_th in row):
-            header_rows.append([(c, span) for c, span, _ in row])
-            return
-        flat: list[str] = []
-        for text, span, _ in row:
-            flat.append(text)
-            if span > 1:
-                flat.extend([""] * (span - 1))
-        rows.append((row_line, flat))
-
+    cache = _CLEAN_CACHE
+    get = cache.get
+    with_spans = _HAS_COLSPAN(el)
     for node in el.iter("tr", "td", "th"):
         tag = node.tag
-        if tag == "tr" or row is None:
-            close_row()
-            row = []
+        if tag == "tr" or texts is None:
+            if texts:
+                _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+                if header_only and rows:
+                    break
+            texts = []
+            spans = None
+            has_th = False
             row_line = node.sourceline or row_line
             row_is_header = True
             if tag == "tr":
@@ -414,19 +513,56 @@ def _read_table(splitter: _AwrHtmlSplitter, el) -> None:
             text = clean_cell(_cell_text(node))
         else:
             raw = node.text
-            text = clean_cell(raw) if raw else ""
-        span = 1
-        colspan = node.get("colspan")
-        if colspan:
-            colspan = colspan.strip()
-            if colspan.isdigit():
-                span = max(1, min(int(colspan), 64))
-        is_th = tag == "th"
-        if not is_th and text:
+            if raw:
+                text = get(raw)
+                if text is None:
+                    if len(cache) > _CLEAN_CACHE_MAX:
+                        cache.clear()
+                    text = cache[raw] = clean_cell(raw)
+            else:
+                text = ""
+        if with_spans:
+            colspan = node.get("colspan")
+            if colspan:
+                colspan = colspan.strip()
+                if colspan.isdigit():
+                    span = max(1, min(int(colspan), 64))
+                    if span != 1 and spans is None:
+                        spans = [1] * len(texts)
+                    if spans is not None:
+                        spans.append(span)
+                elif spans is not None:
+                    spans.append(1)
+            elif spans is not None:
+                spans.append(1)
+        if tag == "th":
+            has_th = True
+        elif text:
             row_is_header = False
-        row.append((text, span, is_th))
-    close_row()
-    splitter._close_table()
+        texts.append(text)
+    if texts:
+        _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+    return header_rows, rows
+
+
+_HAS_COLSPAN = _etree.XPath("boolean(.//@colspan)") if _etree is not None else None
+
+
+def _close_row(texts: list[str], spans: list[int] | None, header: bool, line: int,
+               rows: list[tuple[int, list[str]]], header_rows: list[list[tuple[str, int]]]) -> None:
+    """A row of <th> cells (and blank <td> fillers) before any data row is a
+    header row; other rows are data rows, colspans padded with blank cells."""
+    if header and not rows:
+        header_rows.append(list(zip(texts, spans)) if spans is not None else [(c, 1) for c in texts])
+    elif spans is None:
+        rows.append((line, texts))
+    else:
+        flat: list[str] = []
+        for text, span in zip(texts, spans):
+            flat.append(text)
+            if span > 1:
+                flat.extend([""] * (span - 1))
+        rows.append((line, flat))
 
 
 def _cell_text(node) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from ...model import ParseIssue, Row, Section, make_section
-from ..numbers import OVERFLOW, parse_number
+from ..numbers import _MEMO as _NUMBER_MEMO, OVERFLOW, parse_number
 from ..raw import Block, RawTable
 
 # Conversion factors between time units, to the field's unit.
@@ -104,29 +104,65 @@ def cell_value(cell: str, col: Col, hunit: str | None, issues: list[ParseIssue] 
 
 def table_rows(block: Block, table: RawTable, cols: list[Col], key: str, issues: list[ParseIssue],
                name_fix: Callable[[str], str] | None = None) -> list[Row]:
-    matched = match_columns(table, cols)
+    plan = _plan(match_columns(table, cols))
     rows: list[Row] = []
+    memo = _NUMBER_MEMO
     for line, cells in table.rows:
         name = None
         values: dict[str, float | None] = {}
         text: dict[str, str] = {}
-        for idx, col, hunit in matched:
-            if idx >= len(cells):
+        ncells = len(cells)
+        for idx, col, hunit, how in plan:
+            if idx >= ncells:
                 continue
             cell = cells[idx]
-            if col.kind == "name":
-                name = cell.strip().rstrip(":").strip() or None
-            elif col.kind == "text":
-                if cell.strip():
-                    text[col.field] = cell.strip()
-            else:
+            if how == 0:  # a number in the cell's own unit: cell_value without its branches
+                n = memo.get(cell)
+                if n is None:
+                    n = parse_number(cell)
+                v = n.value
+                if v is None and n.flag == OVERFLOW and issues is not None:
+                    issues.append(ParseIssue("warning", key, line, f"{col.field}: value overflowed its column "
+                                                                   f"({cell.strip()}); treated as unknown"))
+                values[col.field] = v
+            elif how == 1:
                 values[col.field] = cell_value(cell, col, hunit, issues, key, line)
-        if name is None and not any(v is not None for v in values.values()) and not text:
+            elif how == 2:
+                name = cell.strip().rstrip(":").strip() or None
+            elif cell.strip():
+                text[col.field] = cell.strip()
+        if name is None and not text and not any(v is not None for v in values.values()):
             continue
         if name and name_fix:
             name = name_fix(name)
         rows.append(Row(name, line, values, text))
     return rows
+
+
+def _plan(matched: list[tuple[int, Col, str | None]]) -> list[tuple[int, Col, str | None, int]]:
+    """How each matched column is read: 0 a plain number (no unit conversion,
+    decimal suffixes), 1 through :func:`cell_value`, 2 the row name, 3 text."""
+    plan = _PLANS.get(id(matched))
+    if plan is not None and plan[0] is matched:
+        return plan[1]
+    out = []
+    for idx, col, hunit in matched:
+        if col.kind == "name":
+            how = 2
+        elif col.kind == "text":
+            how = 3
+        elif col.unit == "MB" or col.binary or col.unit in _TO_SECONDS:
+            how = 1
+        else:
+            how = 0
+        out.append((idx, col, hunit, how))
+    if len(_PLANS) > 4096:
+        _PLANS.clear()
+    _PLANS[id(matched)] = (matched, out)
+    return out
+
+
+_PLANS: dict[int, tuple[list, list]] = {}
 
 
 def units_of(cols: Iterable[Col]) -> dict[str, str]:
