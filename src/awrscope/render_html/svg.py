@@ -238,6 +238,6 @@ def series(points: list[dict], *, label: str, kind: str, unit: str = "", marks: 
     for k, p in enumerate(points):
         if k % every == 0 or k == n - 1:
             out.append(f'<text class="lbl" x="{xs[k]:.1f}" y="{base + 16}" text-anchor="middle">'
-                       f'{escape(_trunc(str(p["x"]), 18))}</text>')
+                       f'{escape(_trunc(str(p["x"]), 24 if n <= 6 else 12))}</text>')
     out.append("</svg>")
     return Markup("".join(out))
