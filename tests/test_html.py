@@ -347,14 +347,38 @@ def test_fifty_megabyte_report_parses_in_bounded_time():
     assert r.header.db_name == "ORCL" and r.db_time_s == 1800.0
 
 
-def test_stdlib_tokenizer_fallback_gives_the_same_blocks(monkeypatch):
-    """Without lxml the stdlib html.parser feeds the same handlers: same blocks."""
-    from awrscope.parse import html as html_mod
+def test_table_structure_quirks_read_as_libxml2_did():
+    """The scanner's table rules (html.py docstring): nested tables are their
+    own tables, after the outer one in its block; <br> breaks words; colspans pad;
+    <td/> is an empty cell; comments and scripts inside a table are dropped;
+    '<' and '>' inside quoted attributes; '</ th>'; rows keep the line of their
+    start tag's '>'."""
+    doc = _minimal().replace("</body>", (
+        "<h3>X</h3>\n<TABLE summary=\"s &amp; t\"><TR><TH id=\"<8us\">a</TH><TH id=\">=8us\">b</ th><td/></tr>\n"
+        "<tr><td>a<br>b<!-- <td>no</td> --></td><td colspan=2>c<script>x='<td>'</script></td></tr>\n"
+        "<tr\n><td><b>in</b><table><tr><td>nested</td></tr></table> cell</td><td/><td>&lt;1ms</td></tr></table>"
+        "</body>"))
+    _, _, blocks, issues = blocks_from_html(doc)
+    x = next(b for b in blocks if b.title == "X")
+    outer, nested = x.tables
+    assert nested.rows == [(nested.header_line, ["nested"])]
+    assert outer.columns == ["a", "b", ""]
+    assert [cells for _, cells in outer.rows] == [["a b", "c", ""], ["in cell", "", "<1ms"]]
+    first = doc.count("\n", 0, doc.index("<tr><td>a<br>")) + 1
+    assert [line for line, _ in outer.rows] == [first, first + 2]
+    assert not issues
 
-    doc = _minimal().replace("</body>", "<h3>X</h3><table><tr><td>a<br>b</td><td colspan=2>c</td></tr>"
-                                        "<tr><td><table><tr><td>in</td></tr></table></td></tr></table></body>")
-    with_lxml = html_mod.blocks_from_html(doc)
-    monkeypatch.setattr(html_mod, "_etree", None)
-    without = html_mod.blocks_from_html(doc)
-    assert [(b.title, [(t.columns, t.rows) for t in b.tables]) for b in with_lxml[2]] == \
-        [(b.title, [(t.columns, t.rows) for t in b.tables]) for b in without[2]]
+
+def test_unclosed_list_items_anchors_and_tables():
+    """AWR 10g never closes <li>; 12c leaves <a name=...> open before a heading;
+    an unclosed table runs to the end, with a warning at its own line."""
+    doc = _minimal().replace("</body>", (
+        "<h3>Notes</h3><table><tr><td>1</td></tr></table><ul><li>first note<li>second note</ul>"
+        "<p><a name=x><h4>Anchored</h4><table><tr><td>2</td></tr></table>\n"
+        "<p>Loose title</p><table><tr><td>3</td></tr>"))
+    _, _, blocks, issues = blocks_from_html(doc)
+    by_title = {b.title: b for b in blocks}
+    assert by_title["Notes"].notes == ["first note", "second note"]
+    assert by_title["Anchored"].tables[0].rows[0][1] == ["2"]
+    assert by_title["Loose title"].tables[0].rows[0][1] == ["3"]
+    assert [(i.level, i.line) for i in issues] == [("warning", doc.count("\n", 0, doc.index("<p>Loose title")) + 1)]

@@ -1,11 +1,24 @@
 """AWR HTML reports to the same raw :class:`Block` objects the text path produces (spec A.5).
 
-One pass of event handlers fed by lxml (libxml2's HTML parser: forgiving of
-unclosed and upper-case tags, attributes split over lines, text before
-``<html>``; entities decoded; nothing fetched or executed). Plain tables are
-read straight from the tree; the standard library's :class:`html.parser.HTMLParser`
-feeds the same handlers when lxml is missing. lxml makes the HTML parse about
-2x faster end to end (docs/html.md, bench/RESULTS.md).
+AWR HTML is machine-written and regular: headings and short loose text
+between tables, and tables of ``<tr>``/``<th>``/``<td>`` rows. So the report is
+not built into a DOM. One forward scan over the text:
+
+* between tables, every tag and piece of text goes to a few event handlers
+  (headings, loose text, ``<li>`` notes) that decide the titles;
+* a ``<table>`` is only delimited (nested tables, comments, scripts and styles
+  inside it found with ``str.find`` on a lower-cased copy) and placed as a
+  :class:`_LazyTable` holding offsets; its rows are cut by
+  :func:`_cut_table` when a section mapper first asks for them, so tables of
+  sections no mapper reads cost one ``find`` (as on the text path).
+
+The structure follows libxml2's HTML parser (which this replaced, see
+docs/html.md): tag names in any case, ``<td>``/``<tr>`` close the open
+cell/row, a ``<table>`` inside a table nests (the nested table follows its
+outer table in the same block), an unclosed table runs to the end of the
+input (with a warning), ``<x/>`` is an empty element, a row keeps the line
+of its start tag's ``>``, entities are decoded, comments, scripts and styles
+are dropped. Nothing is fetched or executed.
 
 How a table gets its title: AWR prints section titles as ``<h2>``/``<h3>``
 headings (main report) or as loose text between ``<p />`` tags (summary page,
@@ -18,12 +31,8 @@ first, summary second).
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
-
-try:  # libxml2's HTML tokenizer when installed (a dependency); the stdlib one otherwise
-    from lxml import etree as _etree
-except ImportError:  # pragma: no cover - lxml is a declared dependency
-    _etree = None
+from bisect import bisect_right
+from html import unescape
 
 from ..errors import NotAReportError
 from ..model import ParseIssue
@@ -36,16 +45,23 @@ from .text.tables import RawTable
 # mapper needs more; it keeps memory bounded on hostile input.
 MAX_CELL_CHARS = 2000
 MAX_ISSUES = 50
-# lxml builds the whole tree first (about 20x the input at its peak: a 30 MB
-# report peaks at 645 MB RSS); past this size the stdlib tokenizer streams
-# through the text instead, 3x slower but with memory under 8x the input
-# (issue 8: a 200 MB report in bounded memory). Every corpus report (<= 2.2 MB)
-# takes the lxml path.
-TREE_MAX_CHARS = 8_000_000
 _NBSP = "\xa0"
 _BREAK_IN_NUMBER = re.compile(r"\s*\n\s*")
-_SKIP_TEXT = frozenset({"script", "style", "title", "head"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
+_BLOCK_LEVEL = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "div", "pre", "hr", "dl",
+                          "blockquote", "form", "table"})
+
+# A tag's attributes: unquoted runs stop at '<' (an unclosed tag ends its scan
+# at the next tag, so hostile input stays linear); quoted values may hold '<'
+# and '>' (AWR 12c: id="<8us", id=">=512us").
+_ATTRS = r"""((?:[^<>"']++|"[^"]*+"|'[^']*+'){0,256}+)"""
+# A tag, a comment opener, a doctype or a processing instruction.
+_TAG = re.compile(r"<(?:(/\s*+)?([A-Za-z][A-Za-z0-9:_.-]*+)" + _ATTRS + r">|(!--)|![^>]*+>|\?[^>]*+>)")
+# Elements whose content is not text to read: skipped to their end tag.
+_RAW_TEXT = ("script", "style", "title", "textarea")
+_NAME_END = frozenset(" \t\n\f\r/>")
+_ATTR = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?""")
+_COLSPAN = re.compile(r"""colspan\s*=\s*["']?\s*([0-9]*)""", re.I)
 
 
 def clean_cell(raw: str) -> str:
@@ -53,7 +69,7 @@ def clean_cell(raw: str) -> str:
     line break inside a number removed (AWR hard-wraps long numeric cells:
     ``4\\n.6``, ``3,760\\n,240``)."""
     s = raw.replace(_NBSP, " ").strip()
-    if "\n" in s:
+    if "\n" in s and len(s) < 200:  # longer is text (SQL), not a wrapped number
         joined = _BREAK_IN_NUMBER.sub("", s)
         if parse_number(joined).value is not None:
             return joined
@@ -63,33 +79,31 @@ def clean_cell(raw: str) -> str:
     return " ".join(s.split()) if ("  " in s or "\n" in s or "\t" in s) else s
 
 
-class _Table:
-    __slots__ = ("summary", "line", "header_rows", "rows", "row", "row_line", "row_is_header", "cell", "cell_span",
-                 "cell_is_th")
-
-    def __init__(self, summary: str, line: int):
-        self.summary = summary
-        self.line = line
-        self.header_rows: list[list[tuple[str, int]]] = []
-        self.rows: list[tuple[int, list[str]]] = []
-        self.row: list[tuple[str, int, bool]] | None = None
-        self.row_line = line
-        self.row_is_header = True
-        self.cell: list[str] | None = None
-        self.cell_span = 1
-        self.cell_is_th = False
+def _decoded(raw: str) -> str:
+    return unescape(raw) if "&" in raw else raw
 
 
-class _AwrHtmlSplitter(HTMLParser):
+def _attrs(raw: str) -> dict[str, str]:
+    """Attributes of a start tag, names lower-cased, values entity-decoded."""
+    out: dict[str, str] = {}
+    for m in _ATTR.finditer(raw):
+        name = m.group(1).lower()
+        if name not in out:
+            value = m.group(2) if m.group(2) is not None else m.group(3) if m.group(3) is not None else m.group(4)
+            out[name] = _decoded(value or "")
+    return out
+
+
+class _Splitter:
+    """Event handlers for what lies between tables, and the placement of each
+    table into the header or a titled block."""
+
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
         self.blocks: list[Block] = []
         self.header_tables: list[RawTable] = []
         self.issues: list[ParseIssue] = []
-        self._tables: list[_Table] = []  # open tables, innermost last (nested tables)
-        self._skip = 0  # inside script/style/title
+        self.lineno = 1  # line of the last start tag: where text events are said to be
         self._in_anchor = 0
-        self._in_list_item = False
         self._heading: list[str] | None = None  # text of an open <h*>
         self._heading_tag = ""
         self._heading_line = 0
@@ -100,46 +114,26 @@ class _AwrHtmlSplitter(HTMLParser):
         self._seen_section = False  # a heading other than h1 was met: header tables are over
 
     # -- tags ----------------------------------------------------------------
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _SKIP_TEXT:
-            self._skip += 1
-            return
-        if tag == "table":
-            self._open_table(attrs)
-        elif tag == "tr":
-            self._open_row()
-        elif tag in ("td", "th"):
-            self._open_cell(tag, attrs)
-        elif tag == "br":
-            self._data("\n")
-        elif tag in _HEADINGS and not self._tables:
-            self._heading = []
-            self._heading_tag = tag
-            self._heading_line = self.getpos()[0]
-        elif tag == "a":
-            self._in_anchor += 1
-        elif tag == "li" and not self._tables:
-            self._note = []
-        elif tag == "p" and not self._tables and self._loose:
-            self._loose.append("\n")
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+    def handle_starttag(self, tag: str) -> None:
+        if self._in_anchor and tag in _BLOCK_LEVEL:  # a block element closes an unclosed <a name=...>
+            self._in_anchor = 0
         if tag == "br":
             self._data("\n")
-        elif tag == "p" and not self._tables and self._loose:
+        elif tag in _HEADINGS:
+            self._heading = []
+            self._heading_tag = tag
+            self._heading_line = self.lineno
+        elif tag == "a":
+            self._in_anchor += 1
+        elif tag == "li":
+            if self._note is not None:  # an <li> closes the previous one (AWR 10g never closes them)
+                self.handle_endtag("li")
+            self._note = []
+        elif tag == "p" and self._loose:
             self._loose.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in _SKIP_TEXT:
-            self._skip = max(0, self._skip - 1)
-            return
-        if tag == "table":
-            self._close_table()
-        elif tag == "tr":
-            self._close_row()
-        elif tag in ("td", "th"):
-            self._close_cell()
-        elif tag in _HEADINGS and self._heading is not None:
+        if tag in _HEADINGS and self._heading is not None:
             title = clean_cell("".join(self._heading))
             self._heading = None
             if title:
@@ -154,119 +148,39 @@ class _AwrHtmlSplitter(HTMLParser):
             self._note = None
             if note and self.blocks:
                 self.blocks[-1].notes.append(note)
+        elif tag in ("ul", "ol") and self._note is not None:
+            self.handle_endtag("li")
 
     def handle_data(self, data: str) -> None:
-        if self._skip:
-            return
         self._data(data)
 
     def _data(self, data: str) -> None:
-        if self._tables:
-            t = self._tables[-1]
-            if t.cell is not None:
-                t.cell.append(data)
-            return
         if self._heading is not None:
             self._heading.append(data)
         elif self._note is not None:
             self._note.append(data)
         elif not self._in_anchor and data.strip():
             if not self._loose:
-                self._loose_line = self.getpos()[0]
+                self._loose_line = self.lineno
             self._loose.append(data)
 
     # -- tables ----------------------------------------------------------------
-    def _open_table(self, attrs: list[tuple[str, str | None]]) -> None:
-        summary = ""
-        for k, v in attrs:
-            if k == "summary" and v:
-                summary = v[:300]
-        self._tables.append(_Table(summary, self.getpos()[0]))
-
-    def _open_row(self) -> None:
-        if not self._tables:
-            return
-        t = self._tables[-1]
-        self._close_row()
-        t.row = []
-        t.row_line = self.getpos()[0]
-        t.row_is_header = True
-
-    def _open_cell(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if not self._tables:
-            return
-        t = self._tables[-1]
-        if t.row is None:  # <td> without <tr>
-            self._open_row()
-        self._close_cell()
-        span = 1
-        for k, v in attrs:
-            if k == "colspan" and v and v.strip().isdigit():
-                span = max(1, min(int(v.strip()), 64))
-        t.cell = []
-        t.cell_span = span
-        t.cell_is_th = tag == "th"
-
-    def _close_cell(self) -> None:
-        t = self._tables[-1] if self._tables else None
-        if t is None or t.cell is None or t.row is None:
-            return
-        text = clean_cell("".join(t.cell))
-        # a header row is made of <th> cells and blank <td> fillers
-        if not t.cell_is_th and text:
-            t.row_is_header = False
-        t.row.append((text, t.cell_span, t.cell_is_th))
-        t.cell = None
-
-    def _close_row(self) -> None:
-        t = self._tables[-1] if self._tables else None
-        if t is None or t.row is None:
-            return
-        self._close_cell()
-        cells = t.row
-        t.row = None
-        if not cells:
-            return
-        if t.row_is_header and not t.rows and any(is_th for _, _, is_th in cells):
-            t.header_rows.append([(c, span) for c, span, _ in cells])
-            return
-        flat: list[str] = []
-        for text, span, _ in cells:
-            flat.append(text)
-            flat.extend([""] * (span - 1))
-        t.rows.append((t.row_line, flat))
-
-    def _close_table(self) -> None:
-        if not self._tables:
-            return
-        self._close_row()
-        t = self._tables.pop()
-        raw = RawTable(_column_names(t.header_rows), [], t.line, t.rows,
-                       [(ln, "  ".join(cells)) for ln, cells in t.rows])
-        if not raw.columns and t.rows:
-            raw.columns = [""] * max(len(c) for _, c in t.rows)
-        self._place(raw, t.summary, t.line)
-
-    def _place(self, table: RawTable, summary: str, line: int) -> None:
+    def place(self, table: RawTable, summary: str, line: int) -> list[RawTable]:
+        """Put a top-level table into the header or a block; returns the list it
+        went into (its nested tables follow it there)."""
         loose = clean_cell(" ".join(self._loose)) if self._loose else ""
         loose_line = self._loose_line
         self._loose = []
-        if self._tables:  # nested table: belongs to the block of its outer table
-            if self.blocks and self._seen_section:
-                self.blocks[-1].tables.append(table)
-            else:
-                self.header_tables.append(table)
-            return
         if not self._seen_section and self._pending_title is None and not loose:
             self.header_tables.append(table)
-            return
+            return self.header_tables
         if not self._seen_section and not loose and self._pending_title and \
                 self._pending_title[0].upper().startswith("WORKLOAD REPOSITORY"):
             self.header_tables.append(table)
-            return
+            return self.header_tables
         if loose:
             self._seen_section = True
-            self._new_block(_last_line(loose), loose_line, table)
+            self._new_block(loose.strip(), loose_line, table)
         elif self._pending_title is not None:
             self._seen_section = True
             title, tline = self._pending_title
@@ -276,22 +190,195 @@ class _AwrHtmlSplitter(HTMLParser):
         else:
             self._new_block(summary or "table", line, table)
         self._pending_title = None
+        return self.blocks[-1].tables
 
     def _new_block(self, title: str, line: int, table: RawTable) -> None:
         self.blocks.append(Block(title, line, [], [table], [], line, "html"))
 
-    def error(self, message: str) -> None:  # pragma: no cover - older Pythons only
-        self._issue("warning", f"HTML not well formed: {message}")
-
-    def _issue(self, level: str, message: str) -> None:
+    def issue(self, level: str, line: int, message: str) -> None:
         if len(self.issues) < MAX_ISSUES:
-            self.issues.append(ParseIssue(level, None, self.getpos()[0], message))
+            self.issues.append(ParseIssue(level, None, line, message))
 
 
-def _last_line(loose: str) -> str:
-    """Loose text may hold more than a title (a 'No data exists' sentence, a
-    caption); the title is the last short piece."""
-    return loose.strip()
+class _Lines:
+    """1-based line of a position, for positions met in increasing order:
+    each newline is counted once (``str.count`` from the last position)."""
+
+    __slots__ = ("text", "pos", "line")
+
+    def __init__(self, text: str):
+        self.text, self.pos, self.line = text, 0, 1
+
+    def at(self, pos: int) -> int:
+        if pos > self.pos:
+            self.line += self.text.count("\n", self.pos, pos)
+            self.pos = pos
+        return self.line
+
+
+class _Scanner:
+    """The forward scan: loose content through the handlers, tables delimited."""
+
+    def __init__(self, text: str, splitter: _Splitter):
+        self.text = text
+        low = text.lower()
+        if len(low) != len(text):  # a character whose lower case is longer: fold ASCII only
+            low = text.translate(_ASCII_LOWER)
+        self.low = low
+        self.splitter = splitter
+        self.lines = _Lines(text)
+        self.ahead = [-2] * len(_TABLE_EVENTS)  # next position of each of _TABLE_EVENTS (-1: none left)
+
+    def run(self) -> None:
+        text, sp = self.text, self.splitter
+        search = _TAG.search
+        pos, n = 0, len(text)
+        while pos < n:
+            m = search(text, pos)
+            if m is None:
+                self._data(text[pos:])
+                return
+            if m.start() > pos:
+                self._data(text[pos:m.start()])
+            name = m.group(2)
+            if name is None:
+                pos = self._skip_comment(m.end()) if m.group(4) else m.end()
+                continue
+            tag = name.lower()
+            if m.group(1):  # end tag
+                sp.handle_endtag(tag)
+                pos = m.end()
+                continue
+            sp.lineno = self.lines.at(m.end() - 1)
+            if tag == "table":
+                sp.handle_starttag(tag)
+                pos = self._table(m)
+            elif tag in _RAW_TEXT:
+                pos = self._skip_raw_text(tag, m.end())
+            else:
+                sp.handle_starttag(tag)
+                if m.group(3).endswith("/"):  # <x/>: an empty element
+                    sp.handle_endtag(tag)
+                pos = m.end()
+
+    def _data(self, raw: str) -> None:
+        self.splitter.handle_data(_decoded(raw))
+
+    def _skip_comment(self, pos: int) -> int:
+        end = self.text.find("-->", pos)
+        return len(self.text) if end < 0 else end + 3
+
+    def _skip_raw_text(self, tag: str, pos: int) -> int:
+        end = self.low.find("</" + tag, pos)
+        if end < 0:
+            return len(self.text)
+        close = self.text.find(">", end)
+        return len(self.text) if close < 0 else close + 1
+
+    def _table(self, start: re.Match) -> int:
+        """Delimit the table opened by ``start`` and the tables nested in it;
+        place each as it closes (inner first, as libxml2's end events did).
+        Returns the position after the outermost ``</table>``."""
+        text, low = self.text, self.low
+        stack = [_OpenTable(start, self.lines.at(start.end() - 1))]
+        pos = start.end()
+        while stack:
+            pos = self._next_table_event(pos)
+            if pos < 0:
+                break
+            if low.startswith("<!--", pos):
+                end = self._skip_comment(pos + 4)
+                stack[-1].holes.append((pos, end, self.lines.at(end)))
+                pos = end
+            elif low.startswith("</table", pos):
+                if pos + 7 < len(text) and text[pos + 7] not in _NAME_END:
+                    pos += 7
+                    continue
+                close = text.find(">", pos)
+                end = len(text) if close < 0 else close + 1
+                table = stack.pop()
+                table.content_end = pos
+                self._close(table, stack)
+                if stack:
+                    stack[-1].holes.append((table.start, end, self.lines.at(end)))
+                pos = end
+            else:
+                tag = "table" if low.startswith("<table", pos) else "script" if low.startswith("<script", pos) else "style"
+                after = pos + 1 + len(tag)
+                m = _TAG.match(text, pos) if after < len(text) and text[after] in _NAME_END else None
+                if m is None:
+                    pos = after
+                    continue
+                if tag == "table":
+                    stack.append(_OpenTable(m, self.lines.at(m.end() - 1)))
+                    pos = m.end()
+                else:
+                    end = self._skip_raw_text(tag, m.end())
+                    stack[-1].holes.append((pos, end, self.lines.at(end)))
+                    pos = end
+        # libxml2 closes what is open at the end of the input: so does this, with a warning
+        while stack:
+            table = stack.pop()
+            table.content_end = len(text)
+            self.splitter.issue("warning", table.line, "a table was not closed before the end of the file")
+            self._close(table, stack)
+            if stack:
+                stack[-1].holes.append((table.start, len(text), 0))
+        return pos if pos > start.end() else len(text)
+
+    def _next_table_event(self, pos: int) -> int:
+        """Position of the next ``<table``, ``</table``, ``<!--``, ``<script`` or
+        ``<style`` at or after ``pos`` (-1: none). Each needle's next position is
+        kept, so every needle scans the text once."""
+        best = -1
+        ahead = self.ahead
+        for k, needle in enumerate(_TABLE_EVENTS):
+            at = ahead[k]
+            if at < pos and at != -1:
+                at = ahead[k] = self.low.find(needle, pos)
+            if at >= 0 and (best < 0 or at < best):
+                best = at
+        return best
+
+    def _close(self, table: "_OpenTable", stack: list["_OpenTable"]) -> None:
+        """A nested table goes with its outer table, after it, in the order the
+        tables close; a top-level table is placed now."""
+        raw = self._raw_table(table)
+        if stack:
+            stack[-1].nested += [raw] + table.nested
+        else:
+            summary = _attrs(table.attrs).get("summary", "")[:300] if "summary" in table.attrs.lower() else ""
+            self.splitter.place(raw, summary, table.line).extend(table.nested)
+
+    def _raw_table(self, table: "_OpenTable") -> RawTable:
+        segments = []
+        a, a_line = table.content_start, table.line
+        for h0, h1, h1_line in table.holes:
+            if h0 > a:
+                segments.append((a, h0, a_line))
+            if h1 > a:
+                a, a_line = h1, h1_line
+        if table.content_end > a:
+            segments.append((a, table.content_end, a_line))
+        return _LazyTable(self.text, segments, table.line)
+
+
+_TABLE_EVENTS = ("<table", "</table", "<!--", "<script", "<style")
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+class _OpenTable:
+    __slots__ = ("start", "content_start", "content_end", "attrs", "line", "holes", "nested")
+
+    def __init__(self, m: re.Match, line: int):
+        self.start = m.start()
+        self.content_start = m.end()
+        self.content_end = m.end()
+        self.attrs = m.group(3)
+        self.line = line
+        # nested tables, comments, scripts (start, end, line at end): not this table's text
+        self.holes: list[tuple[int, int, int]] = []
+        self.nested: list[RawTable] = []  # tables inside, in the order they close
 
 
 def _column_names(header_rows: list[list[tuple[str, int]]]) -> list[str]:
@@ -316,99 +403,20 @@ def _column_names(header_rows: list[list[tuple[str, int]]]) -> list[str]:
     return names
 
 
-def _feed_lxml(splitter: _AwrHtmlSplitter, text: str) -> None:
-    """Tokenise with libxml2 (lxml) and replay the tree as the start/data/end
-    events :class:`HTMLParser` would give: about 4x faster than the stdlib
-    tokenizer on AWR HTML, with the same handlers. ``lineno`` is set from each
-    element's source line so rows keep their provenance."""
-    parser = _etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True, huge_tree=True,
-                               recover=True, default_doctype=False, encoding="utf-8")
-    data = text.encode("utf-8", "surrogatepass")
-    try:
-        root = _etree.fromstring(data, parser)
-    except _etree.XMLSyntaxError:  # nothing parseable at all (an empty document)
-        return
-    del data
-    if root is None:
-        return
-    not_plain = _not_plain_tables(root)
-    start, end, data = splitter.handle_starttag, splitter.handle_endtag, splitter.handle_data
-    walker = _etree.iterwalk(root, events=("start", "end"))
-    read_whole = None  # the table read in one go, whose subtree the walk skips
-    for event, el in walker:
-        tag = el.tag
-        if type(tag) is not str:  # entities left as nodes
-            continue
-        if event == "start":
-            line = el.sourceline
-            if line:
-                splitter.lineno = line
-            if tag == "table" and not splitter._skip and el not in not_plain:
-                _read_table(splitter, el)
-                walker.skip_subtree()
-                read_whole = el
-                continue
-            start(tag, el.items())
-            if el.text:
-                data(el.text)
-        else:
-            if el is not read_whole:
-                end(tag)
-            if el.tail:
-                data(el.tail)
-    # libxml2 closes what is open at the end of the input without a word: count the tags
-    opened = text.count("<table") + text.count("<TABLE")
-    closed = text.count("</table") + text.count("</TABLE")
-    for _ in range(min(opened - closed, 3)):
-        splitter._issue("warning", "a table was not closed before the end of the file")
-
-
-_NOT_PLAIN = ("table", "script", "style", "title", "head")
-
-
-def _not_plain_tables(root) -> set:
-    """The tables with a nested table or skipped text inside, in one pass over the
-    document (the others are plain: :func:`_plain_table`). The set holds the
-    elements' proxies, so the walk meets these very objects again."""
-    out: set = set()
-    for e in root.iter(*_NOT_PLAIN):
-        for a in e.iterancestors("table"):
-            if a in out:  # its own table ancestors were marked with it
-                break
-            out.add(a)
-    return out
-
-
-def _plain_table(el) -> bool:
-    """A table without nested tables or skipped text inside: its rows can be read
-    straight from the tree (the common case, every AWR table)."""
-    for _ in el.iterdescendants(*_NOT_PLAIN):
-        return False
-    return True
-
-
-def _read_table(splitter: _AwrHtmlSplitter, el) -> None:
-    """Place a plain table as the event handlers would, without reading it: its
-    cells are cut only when a mapper first asks for them (:class:`_LazyTable`),
-    so tables of sections no mapper reads cost nothing (as on the text path)."""
-    summary = el.get("summary") or ""
-    line = el.sourceline or splitter.lineno
-    splitter._place(_LazyTable(el, line), summary[:300], line)
-
-
 _COLUMNS_SLOT = RawTable.__dict__["columns"]
 _RAW_ROWS_SLOT = RawTable.__dict__["raw_rows"]
 _ROWS_SLOT = RawTable.__dict__["_rows"]
 
 
 class _LazyTable(RawTable):
-    """A plain HTML table still in the lxml tree: columns, rows and raw rows are
-    read from it on first access, exactly as an eager read would give them."""
+    """A table still as offsets into the report text: columns, rows and raw
+    rows are cut on first access (:func:`_cut_table`)."""
 
-    __slots__ = ("_el",)
+    __slots__ = ("_text", "_segments")
 
-    def __init__(self, el, line: int):
-        self._el = el
+    def __init__(self, text: str, segments: list[tuple[int, int, int]], line: int):
+        self._text = text
+        self._segments = segments
         self.spans = []
         self.header_line = line
         self._owner = None
@@ -416,16 +424,16 @@ class _LazyTable(RawTable):
     def _load_columns(self) -> None:
         """Columns from the header rows alone (they precede every data row);
         a table without header rows takes its width from all its rows."""
-        header_rows, _ = _table_rows(self._el, self.header_line, header_only=True)
+        header_rows, _ = _cut_table(self._text, self._segments, self.header_line, header_only=True)
         if header_rows:
             _COLUMNS_SLOT.__set__(self, _column_names(header_rows))
         else:
             self._load()
 
     def _load(self) -> None:
-        el = self._el
-        self._el = None
-        header_rows, rows = _table_rows(el, self.header_line)
+        text, self._text = self._text, None
+        header_rows, rows = _cut_table(text, self._segments, self.header_line)
+        self._segments = None
         columns = _column_names(header_rows)
         if not columns and rows:
             columns = [""] * max(len(c) for _, c in rows)
@@ -434,7 +442,6 @@ class _LazyTable(RawTable):
         except AttributeError:
             _COLUMNS_SLOT.__set__(self, columns)
         _ROWS_SLOT.__set__(self, rows)
-        _RAW_ROWS_SLOT.__set__(self, [(ln, "  ".join(cells)) for ln, cells in rows])
 
     @property
     def columns(self) -> list[str]:
@@ -446,106 +453,241 @@ class _LazyTable(RawTable):
 
     @columns.setter
     def columns(self, value: list[str]) -> None:
-        if self._el is not None:
+        if self._text is not None:
             self._load()
         _COLUMNS_SLOT.__set__(self, value)
 
     @property
     def raw_rows(self) -> list[tuple[int, str]]:
-        if self._el is not None:
-            self._load()
-        return _RAW_ROWS_SLOT.__get__(self)
+        """Rows as text (cells joined by two spaces), made on first access: few mappers read them."""
+        try:
+            return _RAW_ROWS_SLOT.__get__(self)
+        except AttributeError:
+            raw_rows = [(ln, "  ".join(cells)) for ln, cells in self.rows]
+            _RAW_ROWS_SLOT.__set__(self, raw_rows)
+            return raw_rows
 
     @raw_rows.setter
     def raw_rows(self, value: list[tuple[int, str]]) -> None:
-        if self._el is not None:
+        if self._text is not None:
             self._load()
         _RAW_ROWS_SLOT.__set__(self, value)
 
     @property
     def rows(self) -> list[tuple[int, list[str]]]:
-        if self._el is not None:
+        if self._text is not None:
             self._load()
         return _ROWS_SLOT.__get__(self)
 
     @rows.setter
     def rows(self, value: list[tuple[int, list[str]]]) -> None:
-        if self._el is not None:
+        if self._text is not None:
             self._load()
         _ROWS_SLOT.__set__(self, value)
 
 
-# clean_cell of a cell's raw text, by that text: AWR tables repeat values
-# (0, 0.0, wait classes, units) and clean_cell is pure.
+# Cleaned text of a cell by its raw text: AWR tables repeat values (0, 0.0,
+# wait classes, units) and cleaning is pure.
 _CLEAN_CACHE: dict[str, str] = {}
 _CLEAN_CACHE_MAX = 50_000
 
 
-def _table_rows(el, line: int, header_only: bool = False) -> tuple[list[list[tuple[str, int]]], list[tuple[int, list[str]]]]:
-    """What the event handlers would make of a plain table, without one Python
-    call per tag: (header rows, rows of cleaned cells); <th> rows are header
-    rows, colspans expanded. ``header_only`` stops at the first data row."""
+def _clean_cached(raw: str) -> str:
+    text = _CLEAN_CACHE.get(raw)
+    if text is None:
+        if len(_CLEAN_CACHE) > _CLEAN_CACHE_MAX:
+            _CLEAN_CACHE.clear()
+        text = _CLEAN_CACHE[raw] = clean_cell(_decoded(raw))
+    return text
+
+
+# A tag that is not a row, cell or row group: the table needs _cut_marked_up.
+_MARKUP = re.compile(r"<(?!/?(?:t[rdh]|tbody|thead|tfoot)[\s/>])", re.I)
+_ROW_SPLIT = re.compile(r"<tr(?=[\s/>])", re.I)
+_CELL_TEXT = re.compile(r"<[tT][dhDH](?=[\s/>])" + _ATTRS.replace("((?:", "(?:(?:", 1) + r">([^<]*+)")
+# The same, twice as fast, for tables without a quoted attribute value holding '>'.
+_CELL_TEXT_PLAIN = re.compile(r"<[tT][dhDH](?=[\s/>])[^>]*+>([^<]*+)")
+_QUOTED_GT = re.compile(r"""="[^"<>]*>|='[^'<>]*>""")
+# Inline tags inside cells (SQL id links, <div>/<span> wrappers) on one line:
+# dropping them leaves the cell text and the line numbers as they were.
+_INLINE = re.compile(r"</?(?:a|span|div|font|b|i)(?=[\s/>])[^<>\n]*+>", re.I)
+_CELL = re.compile(r"<[tT]([dhDH])(?=[\s/>])" + _ATTRS + r">([^<]*+)")
+# Any tag with the text after it, for tables with markup inside cells.
+_TAG_AND_TEXT = re.compile(r"<(?:(/\s*+)?([A-Za-z][A-Za-z0-9:_.-]*+)" + _ATTRS + r">|![^>]*+>|\?[^>]*+>|)([^<]*+)")
+
+
+def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int,
+               header_only: bool = False) -> tuple[list[list[tuple[str, int]]], list[tuple[int, list[str]]]]:
+    """(header rows, rows of cleaned cells) of a table: <th> rows before the
+    first data row are header rows, colspans expanded into blank cells.
+    ``header_only`` stops at the first data row."""
+    if not segments:
+        return [], []
+    parts, bases, off = [], [], 0
+    for a, b, a_line in segments:
+        bases.append((off, a_line))
+        parts.append(text[a:b])
+        off += b - a
+    own = parts[0] if len(parts) == 1 else "".join(parts)
+    with_spans = "olspan" in own or "olSpan" in own or "OLSPAN" in own
+    if len(bases) == 1:
+        plain = own
+        if _MARKUP.search(own) is not None:
+            plain = _INLINE.sub("", own)
+            if _MARKUP.search(plain) is not None:
+                plain = None
+        if plain is not None:
+            cut = _cut_rows(plain, bases[0][1], with_spans, header_only)
+            if cut is not None:
+                return cut
+    return _cut_marked_up(own, _JoinedLines(own, bases), with_spans, header_only)
+
+
+class _JoinedLines:
+    """Lines of positions in a table's own text (its segments joined)."""
+
+    __slots__ = ("own", "offsets", "bases", "pos", "line", "k")
+
+    def __init__(self, own: str, bases: list[tuple[int, int]]):
+        self.own = own
+        self.offsets = [o for o, _ in bases]
+        self.bases = bases
+        self.pos, self.line, self.k = 0, bases[0][1], 0
+
+    def at(self, pos: int) -> int:
+        k = bisect_right(self.offsets, pos) - 1 if len(self.offsets) > 1 else 0
+        if k != self.k or pos < self.pos:
+            self.k = k
+            self.pos, self.line = self.bases[k]
+        self.line += self.own.count("\n", self.pos, pos)
+        self.pos = pos
+        return self.line
+
+
+def _colspan(attrs: str) -> int:
+    m = _COLSPAN.search(attrs)
+    if m is None or not m.group(1):
+        return 1
+    return max(1, min(int(m.group(1)), 64))
+
+
+def _cut_rows(own: str, line: int, with_spans: bool, header_only: bool):
+    """Rows of a table whose tags are all <tr>/<td>/<th> (and row groups), or
+    None when a cell comes before the first <tr>. The text is split at
+    each <tr>, a row's cell texts are one findall, and cleaned through the
+    cache in one map. Rows that may be header rows (before the first data
+    row), and rows with colspans or <td/>, take the per-cell way."""
     rows: list[tuple[int, list[str]]] = []
     header_rows: list[list[tuple[str, int]]] = []
-    texts: list[str] | None = None  # cells of the open row
-    spans: list[int] | None = None  # their colspans, once one is not 1
-    has_th = False
-    row_line = line
-    row_is_header = True
-    cache = _CLEAN_CACHE
-    get = cache.get
-    with_spans = _HAS_COLSPAN(el)
-    for node in el.iter("tr", "td", "th"):
-        tag = node.tag
-        if tag == "tr" or texts is None:
-            if texts:
-                _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
-                if header_only and rows:
-                    break
-            texts = []
-            spans = None
-            has_th = False
-            row_line = node.sourceline or row_line
-            row_is_header = True
-            if tag == "tr":
-                continue
-        if len(node):
-            text = clean_cell(_cell_text(node))
-        else:
-            raw = node.text
-            if raw:
-                text = get(raw)
-                if text is None:
-                    if len(cache) > _CLEAN_CACHE_MAX:
-                        cache.clear()
-                    text = cache[raw] = clean_cell(raw)
-            else:
-                text = ""
-        if with_spans:
-            colspan = node.get("colspan")
-            if colspan:
-                colspan = colspan.strip()
-                if colspan.isdigit():
-                    span = max(1, min(int(colspan), 64))
-                    if span != 1 and spans is None:
-                        spans = [1] * len(texts)
-                    if spans is not None:
-                        spans.append(span)
-                elif spans is not None:
-                    spans.append(1)
-            elif spans is not None:
-                spans.append(1)
-        if tag == "th":
-            has_th = True
-        elif text:
-            row_is_header = False
-        texts.append(text)
-    if texts:
-        _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+    chunks = _ROW_SPLIT.split(own)
+    if _CELL.search(chunks[0]):  # a cell before any <tr>: an implied row
+        return None
+    line += chunks[0].count("\n")
+    get, clean = _CLEAN_CACHE.get, _clean_cached
+    cell_texts = (_CELL_TEXT if _QUOTED_GT.search(own) else _CELL_TEXT_PLAIN).findall
+    for chunk in chunks[1:]:
+        row_line = line + chunk.count("\n", 0, chunk.find(">"))  # the '>' of <tr ...>, as libxml2 counts
+        line += chunk.count("\n")
+        if rows and not (with_spans and ("pan" in chunk or "PAN" in chunk)) and "/>" not in chunk:
+            raws = cell_texts(chunk)
+            if raws:
+                cells = list(map(get, raws))
+                if None in cells:
+                    cells = [clean(raw) if c is None else c for c, raw in zip(cells, raws)]
+                rows.append((row_line, cells))
+            continue
+        texts, spans, has_th, row_is_header = [], None, False, True
+        for kind, attrs, raw in _CELL.findall(chunk):
+            text = "" if attrs.endswith("/") else get(raw)  # <td/>: an empty cell
+            if text is None:
+                text = clean(raw)
+            if with_spans:
+                span = _colspan(attrs) if ("pan" in attrs or "PAN" in attrs) else 1
+                if span != 1 and spans is None:
+                    spans = [1] * len(texts)
+                if spans is not None:
+                    spans.append(span)
+            if kind == "h" or kind == "H":
+                has_th = True
+            elif text:
+                row_is_header = False
+            texts.append(text)
+        if texts:
+            _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+            if header_only and rows:
+                break
     return header_rows, rows
 
 
-_HAS_COLSPAN = _etree.XPath("boolean(.//@colspan)") if _etree is not None else None
+def _cut_marked_up(own: str, lines: _JoinedLines, with_spans: bool, header_only: bool):
+    """Rows of a table with other tags inside (links, <b>, <br>, <tbody>):
+    every tag is looked at; a cell's text is all the text inside it, <br> a
+    line break; a <td> before any <tr> opens a row."""
+    rows: list[tuple[int, list[str]]] = []
+    header_rows: list[list[tuple[str, int]]] = []
+    texts: list[str] | None = None
+    spans: list[int] | None = None
+    has_th = False
+    row_is_header = True
+    row_line = 0
+    cell: list[str] | None = None
+    cell_is_th = False
+    cell_span = 1
+
+    def close_cell() -> None:
+        nonlocal cell, row_is_header, spans
+        text = _clean_cached(cell[0]) if len(cell) == 1 else clean_cell(_decoded("".join(cell)))
+        if not cell_is_th and text:
+            row_is_header = False
+        if with_spans:
+            if cell_span != 1 and spans is None:
+                spans = [1] * len(texts)
+            if spans is not None:
+                spans.append(cell_span)
+        texts.append(text)
+        cell = None
+
+    for m in _TAG_AND_TEXT.finditer(own):
+        close, name, attrs, tail = m.groups()
+        if name is None:
+            if cell is not None and m.group(0).startswith("<") and not m.group(0).startswith(("<!", "<?")):
+                cell.append("<" + tail)  # a bare '<' is text
+            elif cell is not None:
+                cell.append(tail)
+            continue
+        tag = name.lower()
+        if tag == "tr" or tag == "td" or tag == "th":
+            if cell is not None:
+                close_cell()
+            if tag == "tr" or (texts is None and not close):
+                if texts:
+                    _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+                    if header_only and rows:
+                        return header_rows, rows
+                if tag == "tr" and close:
+                    texts = None
+                    continue
+                texts, spans, has_th, row_is_header = [], None, False, True
+                row_line = lines.at(m.start(4) - 1)  # the '>' of the start tag, as libxml2 counts
+                if tag == "tr":
+                    continue
+            if close:
+                continue
+            if tag == "th":
+                has_th = True
+            cell_is_th = tag == "th"
+            cell_span = _colspan(attrs) if with_spans and "colspan" in attrs.lower() else 1
+            cell = [tail]
+            if attrs.endswith("/"):
+                cell = [""]
+                close_cell()
+        elif cell is not None:
+            cell.append("\n" + tail if tag == "br" and not close else tail)
+    if cell is not None:
+        close_cell()
+    if texts:
+        _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+    return header_rows, rows
 
 
 def _close_row(texts: list[str], spans: list[int] | None, header: bool, line: int,
@@ -565,19 +707,6 @@ def _close_row(texts: list[str], spans: list[int] | None, header: bool, line: in
         rows.append((line, flat))
 
 
-def _cell_text(node) -> str:
-    """Text of a cell with markup inside (<a>, <b>, <br>): <br> is a line break."""
-    parts = [node.text or ""]
-    for sub in node.iterdescendants():
-        if sub.tag == "br":
-            parts.append("\n")
-        elif sub.text and type(sub.tag) is str:
-            parts.append(sub.text)
-        if sub.tail:
-            parts.append(sub.tail)
-    return "".join(parts)
-
-
 def blocks_from_html(text: str) -> tuple[list[str], int, list[Block], list[ParseIssue]]:
     """(header lines, header first line, blocks, issues).
 
@@ -586,19 +715,8 @@ def blocks_from_html(text: str) -> tuple[list[str], int, list[Block], list[Parse
     ``DB/Inst:`` fallbacks that work on lines)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    splitter = _AwrHtmlSplitter()
-    try:
-        if _etree is not None and len(text) <= TREE_MAX_CHARS:
-            _feed_lxml(splitter, text)
-        else:
-            splitter.feed(text)
-            splitter.close()
-    except (AssertionError, ValueError, IndexError) as e:  # parser gave up: keep what was read
-        splitter._issue("error", f"the HTML could not be read to the end ({type(e).__name__}); "
-                                 "sections after that point are missing")
-    while splitter._tables:  # unclosed tables at end of input
-        splitter._close_table()
-        splitter._issue("warning", "a table was not closed before the end of the file")
+    splitter = _Splitter()
+    _Scanner(text, splitter).run()
     header = Block(HEADER_TITLE, splitter.header_tables[0].header_line if splitter.header_tables else 1,
                    [], splitter.header_tables, [], 1, "html")
     if not splitter.header_tables and not splitter.blocks:
