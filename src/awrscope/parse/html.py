@@ -504,6 +504,8 @@ def _clean_cached(raw: str) -> str:
 # A tag that is not a row, cell or row group: the table needs _cut_marked_up.
 _MARKUP = re.compile(r"<(?!/?(?:t[rdh]|tbody|thead|tfoot)[\s/>])", re.I)
 _ROW_SPLIT = re.compile(r"<tr(?=[\s/>])", re.I)
+_ROW_START = _ROW_SPLIT
+_HEADER_ROWS_LOOKED_AT = 6  # AWR prints at most 3 header rows; the first data row ends the look
 _CELL_TEXT = re.compile(r"<[tT][dhDH](?=[\s/>])" + _ATTRS.replace("((?:", "(?:(?:", 1) + r">([^<]*+)")
 # The same, twice as fast, for tables without a quoted attribute value holding '>'.
 _CELL_TEXT_PLAIN = re.compile(r"<[tT][dhDH](?=[\s/>])[^>]*+>([^<]*+)")
@@ -529,6 +531,17 @@ def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int,
         parts.append(text[a:b])
         off += b - a
     own = parts[0] if len(parts) == 1 else "".join(parts)
+    if header_only and len(bases) == 1:  # header rows come first: look at the first rows only
+        starts = _ROW_START.finditer(own)
+        for _ in range(_HEADER_ROWS_LOOKED_AT):
+            if next(starts, None) is None:
+                break
+        else:
+            nxt = next(starts, None)
+            if nxt is not None:
+                header_rows, rows = _cut_table(own[:nxt.start()], [(0, nxt.start(), bases[0][1])], line, True)
+                if rows:  # the first data row was among them: the header rows are complete
+                    return header_rows, rows
     with_spans = "olspan" in own or "olSpan" in own or "OLSPAN" in own
     if len(bases) == 1:
         plain = own
