@@ -343,12 +343,17 @@ class _Scanner:
     def _close(self, table: "_OpenTable", stack: list["_OpenTable"]) -> None:
         """A nested table goes with its outer table, after it, in the order the
         tables close; a top-level table is placed now."""
-        raw = self._raw_table(table)
+        table.raw = self._raw_table(table)
         if stack:
-            stack[-1].nested += [raw] + table.nested
-        else:
-            summary = _attrs(table.attrs).get("summary", "")[:300] if "summary" in table.attrs.lower() else ""
-            self.splitter.place(raw, summary, table.line).extend(table.nested)
+            stack[-1].nested.append(table)
+            return
+        summary = _attrs(table.attrs).get("summary", "")[:300] if "summary" in table.attrs.lower() else ""
+        into = self.splitter.place(table.raw, summary, table.line)
+        todo = table.nested[::-1]  # depth first, each table before the ones inside it, without recursion
+        while todo:
+            inner = todo.pop()
+            into.append(inner.raw)
+            todo.extend(inner.nested[::-1])
 
     def _raw_table(self, table: "_OpenTable") -> RawTable:
         segments = []
@@ -368,7 +373,7 @@ _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
 
 class _OpenTable:
-    __slots__ = ("start", "content_start", "content_end", "attrs", "line", "holes", "nested")
+    __slots__ = ("start", "content_start", "content_end", "attrs", "line", "holes", "nested", "raw")
 
     def __init__(self, m: re.Match, line: int):
         self.start = m.start()
@@ -378,7 +383,8 @@ class _OpenTable:
         self.line = line
         # nested tables, comments, scripts (start, end, line at end): not this table's text
         self.holes: list[tuple[int, int, int]] = []
-        self.nested: list[RawTable] = []  # tables inside, in the order they close
+        self.nested: list[_OpenTable] = []  # tables inside, in the order they close
+        self.raw: RawTable | None = None
 
 
 def _column_names(header_rows: list[list[tuple[str, int]]]) -> list[str]:
