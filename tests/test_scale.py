@@ -77,8 +77,8 @@ def test_huge_text_report_parses_in_bounded_memory(corpus_dir, tmp_path):
 
 
 def test_huge_html_report_parses_in_bounded_memory(tmp_path):
-    """A huge HTML report (thousands of SQL rows) streams through the tokenizer
-    instead of building the whole tree."""
+    """A huge HTML report (thousands of SQL rows): no document tree is built,
+    tables are kept as offsets until a mapper reads them."""
     from test_html import _minimal
 
     mb = int(os.environ.get("AWRSCOPE_HUGE_MB", "30"))
