@@ -70,3 +70,35 @@ def test_single_instance_global_uses_its_rows_as_totals():
     assert r.sections["time_model"].row("DB time").get("time_s") == 38493.35
     assert r.sections["top_events"].row("db file sequential read").get("waits") == 21783346.0
     assert r.elapsed_s == pytest.approx(5.07 * 60) and r.db_time_s == 38493.35
+
+
+def test_cluster_os_stats_wait_classes_and_iostat():
+    """'OS Statistics By Instance', 'Foreground Wait Classes' and 'IOStat by
+    Function' (instances as rows) give database totals and per-instance rows."""
+    r = parse_path(str(corpus_file(DBU)))[0]
+    os_stats = r.sections["os_stats"]
+    assert os_stats.row("NUM_CPUS").get("value") == 56.0  # lines 166-167: 28 + 28
+    assert os_stats.row("BUSY_TIME").get("value") == 481591290.0  # line 168: Sum 4,815,912.90 s, in cs
+    assert os_stats.row("IDLE_TIME").get("value") == 2362610675.0  # 23,626,106.75 s
+    per_inst = {(row.name, row.text["instance"]): row.get("value") for row in r.sections["os_stats_by_instance"]}
+    assert per_inst[("BUSY_TIME", "DBU1")] == 241965470.0 and per_inst[("LOAD", "DBU1")] == 2.38  # line 166
+    wc = r.sections["wait_classes"]  # line 248: Sum row, seconds; DB time 3,524,674.62
+    assert wc.row("Commit").get("time_s") == 97634.74
+    assert wc.row("Commit").get("pct_db_time") == pytest.approx(100 * 97634.74 / 3524674.62)
+    assert wc.row("System I/O").get("time_s") == 8629.07  # printed 'Sys I/O'
+    assert wc.row("DB CPU").get("time_s") == 2649792.00
+    lgwr = r.sections["iostat_function"].row("LGWR")  # line 2492, I# = *
+    assert (lgwr.get("write_reqs_per_s"), lgwr.get("write_mb_per_s")) == (376.95, 3.39)
+    assert lgwr.get("avg_ms") == pytest.approx(0.58322)  # 583.22us
+    by_inst = {row.text["instance"]: row for row in r.sections["iostat_function_by_instance"] if row.name == "LGWR"}
+    assert by_inst["DBU1"].get("write_reqs_per_s") == 195.23  # line 2502
+
+
+def test_11g_iostat_per_second_columns_by_function():
+    """11.2 prints 'IOStat by Function (per Second)' with one column per
+    function: 'Writes requests/sec' over 'LGWR' (line 1121, one instance)."""
+    r = parse_path(str(corpus_file("awr_global_html_11203_slob_skoehler_100k_iops.html.gz")))[0]
+    lgwr = r.sections["iostat_function"].row("LGWR")
+    assert (lgwr.get("write_mb_per_s"), lgwr.get("write_reqs_per_s")) == (109.51, 112.91)
+    assert r.sections["iostat_function"].row("DBWR").get("write_reqs_per_s") == 25840.68
+    assert r.sections["os_stats"].row("BUSY_TIME").get("value") == 215217.0  # line 109: 2,152.17 s

@@ -17,7 +17,7 @@ import re
 from ..model import Header, Instance, ParseIssue, Row, Section, Snapshot, make_section
 from .numbers import parse_number
 from .raw import Block, RawTable
-from .sections import events
+from .sections import events, io
 from .sections.common import squash
 from .timefmt import parse_time
 
@@ -66,8 +66,16 @@ def adapt_global(blocks: list[Block], issues: list[ParseIssue]) -> tuple[Header,
             _top_events(b, names, sections, issues)
         elif title == "system statistics - per second" and b.tables:
             _load_profile(b, by_title, names, sections)
+        elif title == "foreground wait classes" and b.tables:
+            _wait_classes(b, names, sections)
         elif title.startswith("foreground wait classes"):
-            continue  # classes as columns, instances as rows: not the wait_classes shape
+            continue  # the same figures as shares of DB time
+        elif title == "os statistics by instance" and b.tables:
+            _os_stats(b, names, sections)
+        elif title == "iostat by function" and b.tables:
+            _iostat_function(b, names, sections, issues)
+        elif title == "iostat by function (per second)" and b.tables:
+            _iostat_function_per_second(b, names, sections)
         elif b.tables and is_instance_table(b.tables[0]):
             continue  # per-instance tables not mapped yet: listed as unrecognised by title
         else:
@@ -231,6 +239,161 @@ def _load_profile(b: Block, by_title: dict[str, Block], names: dict[str, str], s
         sections["load_profile_by_instance"] = make_section("load_profile_by_instance", b.title, b.line,
                                                             {"per_second": "1/s", "instance": "text"}, inst_rows,
                                                             b.notes)
+
+
+# Abbreviated wait class names of the global report -> V$SYSTEM_WAIT_CLASS names.
+_WAIT_CLASS_NAMES = {"sys i/o": "System I/O", "applic": "Application", "concurcy": "Concurrency",
+                     "config": "Configuration", "admin": "Administrative"}
+
+
+def _wait_classes(b: Block, names: dict[str, str], sections: dict[str, Section]) -> None:
+    """'Foreground Wait Classes': instances as rows, one column per class in
+    seconds, then 'DB CPU (s)' and 'DB time'. Rows of ``wait_classes`` are
+    the classes (and DB CPU) of the Sum row, with their share of DB time."""
+    t = b.tables[0]
+    totals, per_instance = _total_and_instance_rows(t)
+    classes = []
+    db_time_col = None
+    for k, c in enumerate(t.columns):
+        name = re.sub(r"\s*\(s\)\s*$", "", c).strip()
+        if k == 0 or not name:
+            continue
+        if name.lower() == "db time":
+            db_time_col = k
+        else:
+            classes.append((k, _WAIT_CLASS_NAMES.get(name.lower(), name)))
+
+    def rows_of(line: int, cells: list[str], text: dict[str, str]) -> list[Row]:
+        dbt = _num(cells[db_time_col]) if db_time_col is not None and db_time_col < len(cells) else None
+        out = []
+        for k, name in classes:
+            v = _num(cells[k]) if k < len(cells) else None
+            out.append(Row(name, line, {"time_s": v, "pct_db_time": 100.0 * v / dbt if v is not None and dbt else None},
+                           dict(text)))
+        return out
+
+    units = {"time_s": "s", "pct_db_time": "%"}
+    total_rows = [r for line, cells in totals[:1] for r in rows_of(line, cells, {})]
+    inst_rows = [r for key, line, cells in per_instance for r in rows_of(line, cells, {"instance": names.get(key, key)})]
+    if total_rows:
+        sections["wait_classes"] = make_section("wait_classes", b.title, b.line, units, total_rows, b.notes)
+    if inst_rows:
+        sections["wait_classes_by_instance"] = make_section("wait_classes_by_instance", b.title, b.line,
+                                                            {**units, "instance": "text"}, inst_rows, b.notes)
+
+
+# 'OS Statistics By Instance' columns (11.2: 'Num CPUs', 'Busy Time (s)'; 12.2+: 'CPU #CPUs', 'Time (s) Busy')
+# -> V$OSSTAT names; times are printed in seconds, V$OSSTAT keeps centiseconds.
+_OS_COLUMNS = (
+    (re.compile(r"^(num|cpu#)cpus$"), "NUM_CPUS", 1.0),
+    (re.compile(r"^(cpu|cpu#)cores$"), "NUM_CPU_CORES", 1.0),
+    (re.compile(r"^(cpu|cpu#)sckts$"), "NUM_CPU_SOCKETS", 1.0),
+    (re.compile(r"^busytime\(s\)$|^time\(s\)busy$"), "BUSY_TIME", 100.0),
+    (re.compile(r"^idletime\(s\)$|^time\(s\)idle$"), "IDLE_TIME", 100.0),
+    (re.compile(r"^loadbegin$"), "LOAD", 1.0),
+)
+
+
+def _os_stats(b: Block, names: dict[str, str], sections: dict[str, Section]) -> None:
+    """Per instance: CPUs, cores, sockets, busy and idle time, load. The
+    database has the CPUs, cores and sockets of all instances and their busy
+    and idle time (the Sum row), so host CPU busy % and CPU demand are those
+    of the cluster."""
+    t = b.tables[0]
+    cols = []
+    for k, c in enumerate(t.columns):
+        h = squash(c)
+        for rx, stat, scale in _OS_COLUMNS:
+            if rx.search(h):
+                cols.append((k, stat, scale))
+                break
+    totals, per_instance = _total_and_instance_rows(t)
+    inst_rows: list[Row] = []
+    sums: dict[str, float] = {}
+    for key, line, cells in per_instance:
+        for k, stat, scale in cols:
+            v = _num(cells[k]) if k < len(cells) else None
+            v = round(v * scale, 2) if v is not None else None
+            inst_rows.append(Row(stat, line, {"value": v}, {"instance": names.get(key, key)}))
+            if v is not None and stat != "LOAD":
+                sums[stat] = round(sums.get(stat, 0.0) + v, 2)
+    total_line = totals[0][0] if totals else (per_instance[0][1] if per_instance else b.line)
+    if totals:  # the printed Sum row wins for the times
+        for k, stat, scale in cols:
+            v = _num(totals[0][1][k]) if k < len(totals[0][1]) else None
+            if v is not None and stat in ("BUSY_TIME", "IDLE_TIME"):
+                sums[stat] = round(v * scale, 2)
+    order = [stat for _, stat, _ in cols if stat in sums]
+    total_rows = [Row(stat, total_line, {"value": sums[stat]}) for stat in order]
+    units = {"value": "stat"}
+    if total_rows:
+        sections["os_stats"] = make_section("os_stats", b.title, b.line, units, total_rows, b.notes)
+    if inst_rows:
+        sections["os_stats_by_instance"] = make_section("os_stats_by_instance", b.title, b.line,
+                                                        {**units, "instance": "text"}, inst_rows, b.notes)
+
+
+# 12.2+ 'IOStat by Function' (one row per instance and function, '*' rows for the
+# database) -> the single-instance IOStat column names io.map_iostat knows.
+_IOSTAT_ALIASES = {
+    "requestsreads/s": "Reads Reqs per sec",
+    "requestswrites/s": "Writes Reqs per sec",
+    "mbreadmb/s": "Reads Data per sec",
+    "mbwritemb/s": "Writes Data per sec",
+}
+
+
+def _iostat_function(b: Block, names: dict[str, str], sections: dict[str, Section],
+                     issues: list[ParseIssue]) -> None:
+    t = b.tables[0]
+    aliased = Block(b.title, b.line, b.notes,
+                    [RawTable([_IOSTAT_ALIASES.get(squash(c), c) for c in t.columns], t.spans, t.header_line,
+                              t.rows, t.raw_rows)], b.lines, b.first_line, b.format)
+    sec = io.map_iostat(aliased, "iostat_function", issues)
+    if sec is None:
+        return
+    totals, per_instance = _total_and_instance_rows(t)
+    total_lines = {line for line, _ in totals}
+    instance_of_line = {line: names.get(key, key) for key, line, _ in per_instance}
+    tot = [r for r in sec.rows if r.line in total_lines]
+    inst = [Row(r.name, r.line, r.values, {**r.text, "instance": instance_of_line[r.line]})
+            for r in sec.rows if r.line in instance_of_line and r.line not in total_lines]
+    if tot:
+        sections["iostat_function"] = make_section("iostat_function", b.title, b.line, sec.units, tot, b.notes)
+    if inst:
+        sections["iostat_function_by_instance"] = make_section("iostat_function_by_instance", b.title, b.line,
+                                                               {**sec.units, "instance": "text"}, inst, b.notes)
+
+
+# 11.2 'IOStat by Function (per Second)': instances as rows, 'Writes requests/sec LGWR'-style columns.
+_IOSTAT_WIDE = re.compile(r"^(reads|writes)\s+(mb|requests)/sec\s+(.+)$", re.I)
+_IOSTAT_WIDE_FIELDS = {("reads", "mb"): "read_mb_per_s", ("reads", "requests"): "read_reqs_per_s",
+                       ("writes", "mb"): "write_mb_per_s", ("writes", "requests"): "write_reqs_per_s"}
+
+
+def _iostat_function_per_second(b: Block, names: dict[str, str], sections: dict[str, Section]) -> None:
+    t = b.tables[0]
+    cols = []
+    for k, c in enumerate(t.columns):
+        m = _IOSTAT_WIDE.match(c.strip())
+        if m:
+            cols.append((k, m.group(3).strip(), _IOSTAT_WIDE_FIELDS[(m.group(1).lower(), m.group(2).lower())]))
+    totals, per_instance = _total_and_instance_rows(t)
+
+    def rows_of(line: int, cells: list[str], text: dict[str, str]) -> list[Row]:
+        by_function: dict[str, dict[str, float | None]] = {}
+        for k, function, field in cols:
+            by_function.setdefault(function, {})[field] = _num(cells[k]) if k < len(cells) else None
+        return [Row(function, line, values, dict(text)) for function, values in by_function.items()]
+
+    units = {"read_mb_per_s": "MB", "read_reqs_per_s": "1/s", "write_mb_per_s": "MB", "write_reqs_per_s": "1/s"}
+    tot = [r for line, cells in totals[:1] for r in rows_of(line, cells, {})]
+    inst = [r for key, line, cells in per_instance for r in rows_of(line, cells, {"instance": names.get(key, key)})]
+    if tot:
+        sections["iostat_function"] = make_section("iostat_function", b.title, b.line, units, tot, b.notes)
+    if inst:
+        sections["iostat_function_by_instance"] = make_section("iostat_function_by_instance", b.title, b.line,
+                                                               {**units, "instance": "text"}, inst, b.notes)
 
 
 def _num(cell: str | None) -> float | None:
