@@ -276,9 +276,9 @@ class _Scanner:
         return len(self.text) if close < 0 else close + 1
 
     def _table(self, start: re.Match) -> int:
-        """Delimit the table opened by ``start`` and the tables nested in it;
-        place each as it closes (inner first, as libxml2's end events did).
-        Returns the position after the outermost ``</table>``."""
+        """Delimit the table opened by ``start`` and the tables nested in it, and
+        place them (:meth:`_close`). Returns the position after the outermost
+        ``</table>``."""
         text, low = self.text, self.low
         stack = [_OpenTable(start, self.lines.at(start.end() - 1))]
         pos = start.end()
@@ -509,8 +509,7 @@ def _clean_cached(raw: str) -> str:
 
 # A tag that is not a row, cell or row group: the table needs _cut_marked_up.
 _MARKUP = re.compile(r"<(?!/?(?:t[rdh]|tbody|thead|tfoot)[\s/>])", re.I)
-_ROW_SPLIT = re.compile(r"<tr(?=[\s/>])", re.I)
-_ROW_START = _ROW_SPLIT
+_ROW_TAG = re.compile(r"<tr(?=[\s/>])", re.I)
 _HEADER_ROWS_LOOKED_AT = 6  # AWR prints at most 3 header rows; the first data row ends the look
 _CELL_TEXT = re.compile(r"<[tT][dhDH](?=[\s/>])" + _ATTRS.replace("((?:", "(?:(?:", 1) + r">([^<]*+)")
 # The same, twice as fast, for tables without a quoted attribute value holding '>'.
@@ -531,23 +530,24 @@ def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int,
     ``header_only`` stops at the first data row."""
     if not segments:
         return [], []
-    parts, bases, off = [], [], 0
-    for a, b, a_line in segments:
-        bases.append((off, a_line))
-        parts.append(text[a:b])
-        off += b - a
-    own = parts[0] if len(parts) == 1 else "".join(parts)
-    if header_only and len(bases) == 1:  # header rows come first: look at the first rows only
-        starts = _ROW_START.finditer(own)
+    if header_only and len(segments) == 1:  # header rows come first: look at the first rows only
+        a, b, a_line = segments[0]
+        starts = _ROW_TAG.finditer(text, a, b)
         for _ in range(_HEADER_ROWS_LOOKED_AT):
             if next(starts, None) is None:
                 break
         else:
             nxt = next(starts, None)
             if nxt is not None:
-                header_rows, rows = _cut_table(own[:nxt.start()], [(0, nxt.start(), bases[0][1])], line, True)
+                header_rows, rows = _cut_table(text, [(a, nxt.start(), a_line)], line)
                 if rows:  # the first data row was among them: the header rows are complete
                     return header_rows, rows
+    parts, bases, off = [], [], 0
+    for a, b, a_line in segments:
+        bases.append((off, a_line))
+        parts.append(text[a:b])
+        off += b - a
+    own = parts[0] if len(parts) == 1 else "".join(parts)
     with_spans = "olspan" in own or "olSpan" in own or "OLSPAN" in own
     if len(bases) == 1:
         plain = own
@@ -598,7 +598,7 @@ def _cut_rows(own: str, line: int, with_spans: bool, header_only: bool):
     row), and rows with colspans or <td/>, take the per-cell way."""
     rows: list[tuple[int, list[str]]] = []
     header_rows: list[list[tuple[str, int]]] = []
-    chunks = _ROW_SPLIT.split(own)
+    chunks = _ROW_TAG.split(own)
     if _CELL.search(chunks[0]):  # a cell before any <tr>: an implied row
         return None
     line += chunks[0].count("\n")
