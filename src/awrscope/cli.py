@@ -81,6 +81,17 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
 _FAIL_CHOICES = ["critical", "major", "moderate", "minor", "info", "none"]
 
 
+def load_config_or_exit(path: str | None) -> dict:
+    """The --config TOML file, or exit 2 with one line naming it."""
+    from .analysis import load_config
+
+    try:
+        return load_config(path)
+    except (OSError, ValueError) as e:
+        click.echo(f"awrscope: cannot read config {path}: {e}", err=True)
+        sys.exit(EXIT_UNUSABLE)
+
+
 @main.command("analyze")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default=None,
@@ -100,15 +111,10 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
 
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input.
     """
-    from .analysis import load_config
     from .render import render_markdown, render_text
     from .rules.base import SEVERITY_RANK
 
-    try:
-        config = load_config(config_path)
-    except (OSError, ValueError) as e:
-        click.echo(f"awrscope: cannot read config {config_path}: {e}", err=True)
-        sys.exit(EXIT_UNUSABLE)
+    config = load_config_or_exit(config_path)
     if fmt is None:
         fmt = {"json": "json", "md": "markdown", "markdown": "markdown", "html": "html", "htm": "html"}.get((output or "").rsplit(".", 1)[-1].lower(), "text")
     # the HTML report draws from the parsed sections too, so the reports come back with their analyses

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .cli import _emit, main
+from .cli import _emit, load_config_or_exit, main
 from .errors import EXIT_OK, EXIT_UNUSABLE
 from .parse.source import DEFAULT_MAX_BYTES
 
@@ -50,15 +50,6 @@ def _render(doc: dict, fmt: str, which: str) -> str:
     return rc.trend_markdown(doc) if fmt == "markdown" else rc.trend_text(doc)
 
 
-def _config(path: str | None) -> dict:
-    from .analysis import load_config
-    try:
-        return load_config(path)
-    except (OSError, ValueError) as e:
-        click.echo(f"awrscope: cannot read config {path}: {e}", err=True)
-        sys.exit(EXIT_UNUSABLE)
-
-
 @main.command("compare")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default=None,
@@ -83,7 +74,7 @@ def compare_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, con
     if len(paths) > 2:
         raise click.UsageError("compare takes BEFORE AFTER, or one compare-period report")
     fmt = _infer_format(fmt, output)
-    config = _config(config_path)
+    config = load_config_or_exit(config_path)
     st, el = _pair(streams, "--streams"), _pair(run_elapsed, "--run-elapsed")
     reports = []
     for p in paths:
@@ -124,7 +115,7 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
     from .trend import build, windows_of
 
     fmt = _infer_format(fmt, output)
-    config = _config(config_path)
+    config = load_config_or_exit(config_path)
     rows = load_many(paths, max_size * 1024 * 1024, then=partial(windows_of, config=config), workers=jobs)
     windows, errors = [], []
     for name, ws, err in rows:
