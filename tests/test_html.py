@@ -382,3 +382,26 @@ def test_unclosed_list_items_anchors_and_tables():
     assert by_title["Anchored"].tables[0].rows[0][1] == ["2"]
     assert by_title["Loose title"].tables[0].rows[0][1] == ["3"]
     assert [(i.level, i.line) for i in issues] == [("warning", doc.count("\n", 0, doc.index("<p>Loose title")) + 1)]
+
+
+def test_hard_wrapped_html_is_mended():
+    """A report whose every line was cut at a fixed width (inside tags, words
+    and numbers: '<\\n/td>', '</t\\nd>', 'esti\\nmated') reads as the uncut one,
+    with a note saying so."""
+    events = "".join(f"<tr><td class='awrc'>event number {k}</td><td align=\"right\" class='awrc'>{k * 1013:,}</td>"
+                     f"<td align=\"right\">0</td><td align=\"right\">{k * 1.5:,.2f}</td><td align=\"right\">1.{k}</td>"
+                     f"<td align=\"right\">0.{k}</td><td align=\"right\">{k / 10:.2f}</td></tr>" for k in range(1, 60))
+    doc = _minimal().replace("</body>", (
+        "<h3 class=\"awr\">Foreground Wait Events</h3><table><tr><th>Event</th><th>Waits</th><th>%Time -outs</th>"
+        "<th>Total Wait Time (s)</th><th>Avg wait (ms)</th><th>Waits /txn</th><th>% DB time</th></tr>"
+        + events + "</table></body>")).replace("\n", "")  # one long line, then cut every 211 characters
+    width = 211
+    wrapped = "\n".join(doc[k:k + width] for k in range(0, len(doc), width)) + "\n"
+    assert wrapped.count("\n") >= 20 and any(line.endswith("<") for line in wrapped.split("\n"))
+    assert len(parse_text(doc).sections["wait_events_fg"]) == 59
+    plain_report, wrapped_report = parse_text(doc), parse_text(wrapped)
+    for key, section in plain_report.sections.items():
+        assert [(r.name, r.values) for r in wrapped_report.sections[key]] == [(r.name, r.values) for r in section]
+    assert wrapped_report.db_time_s == 1800.0
+    assert any("hard-wrapped at 211" in i.message for i in wrapped_report.issues)
+    assert not any("hard-wrapped" in i.message for i in plain_report.issues)

@@ -726,6 +726,56 @@ def _close_row(texts: list[str], spans: list[int] | None, header: bool, line: in
         rows.append((line, flat))
 
 
+_WRAP_MIN_WIDTH = 200
+_WRAP_MIN_LINES = 20
+
+
+def _hard_wrap_width(text: str) -> int | None:
+    """The width at which a tool or a mailer cut every line of the report
+    (lines of exactly that many characters, none longer), else None. A first
+    look at the head keeps unwrapped reports from paying a full count."""
+    head = text[:200_000].split("\n")[:-1]
+    widths = [len(line) for line in head if len(line) >= _WRAP_MIN_WIDTH]
+    if len(widths) < 5:
+        return None
+    width = max(widths)
+    if widths.count(width) < 5:
+        return None
+    lengths = [len(line) for line in text.split("\n")[:-1]]
+    if max(lengths) != width or lengths.count(width) < _WRAP_MIN_LINES:
+        return None
+    return width
+
+
+def _unwrap(text: str, width: int) -> str:
+    """Mend a hard wrap: the newline ending a line of exactly ``width``
+    characters is moved forward to just before the next ``<``, so tags, words
+    and numbers cut by it are whole again, while every tag stays on the line
+    it was printed on (rows keep their line numbers)."""
+    out: list[str] = []
+    pending = 0
+    lines = text.split("\n")
+    last = len(lines) - 1
+    for k, line in enumerate(lines):
+        if pending:
+            j = line.find("<")
+            if j >= 0:
+                out += (line[:j], "\n" * pending, line[j:])
+                pending = 0
+            else:
+                out.append(line)
+        else:
+            out.append(line)
+        if k == last:
+            out.append("\n" * pending)
+        elif len(line) == width:
+            pending += 1
+        else:
+            out.append("\n" * (pending + 1))
+            pending = 0
+    return "".join(out)
+
+
 def blocks_from_html(text: str) -> tuple[list[str], int, list[Block], list[ParseIssue]]:
     """(header lines, header first line, blocks, issues).
 
@@ -735,6 +785,11 @@ def blocks_from_html(text: str) -> tuple[list[str], int, list[Block], list[Parse
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     splitter = _Splitter()
+    width = _hard_wrap_width(text)
+    if width:
+        text = _unwrap(text, width)
+        splitter.issue("info", None, f"the HTML was hard-wrapped at {width} characters (lines cut inside tags "
+                                     "and numbers): the cuts were mended before reading")
     _Scanner(text, splitter).run()
     header = Block(HEADER_TITLE, splitter.header_tables[0].header_line if splitter.header_tables else 1,
                    [], splitter.header_tables, [], 1, "html")
