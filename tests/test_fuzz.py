@@ -1,16 +1,18 @@
 """Bounded fuzzing in CI: mutated reports and arbitrary cells never crash the parser.
-A longer run: ``python tests/fuzz_mutations.py --count 20000`` (see the module)."""
+A longer run: ``python tests/fuzz_mutations.py --count 20000 --jobs 2`` (see the module)."""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fuzz_mutations import check, run  # noqa: E402
+from fuzz_mutations import MARKER, check, make_input, markup_from_report, run, seeds  # noqa: E402
 
+from awrscope.cli import main as cli  # noqa: E402
 from awrscope.parse.numbers import parse_number  # noqa: E402
 from awrscope.parse.text.tables import read_block  # noqa: E402
 
@@ -18,13 +20,63 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def test_mutated_reports_never_crash(corpus_dir):
-    failures = run(count=150, seed=20261122, corpus=corpus_dir)
+    """Every mutated input: a result or a one-line error, within the CPU and memory bounds, through every renderer."""
+    failures = run(count=300, seed=20261124, corpus=corpus_dir, jobs=2)
     assert failures == []
 
 
-def test_regression_inputs_stay_fixed():
-    for path in sorted((FIXTURES / "fuzz").glob("*.txt")) if (FIXTURES / "fuzz").is_dir() else []:
-        assert check(path.read_bytes().decode("utf-8", "replace")) is None, path.name
+def test_mutated_files_through_the_cli_keep_the_exit_code_contract(corpus_dir, tmp_path):
+    """`awrscope analyze` on damaged files: exit 0/1 with a document, or exit 2 with one line on stderr."""
+    texts = [p.read_bytes().decode("utf-8", "replace") for p in seeds(corpus_dir)]
+    runner = CliRunner()
+    exits = set()
+    for n in range(40):
+        _, data = make_input(texts, n, seed=77)
+        path = tmp_path / f"in{n}.html"
+        path.write_bytes(data)
+        result = runner.invoke(cli, ["analyze", "--format", "json", str(path)])
+        exits.add(result.exit_code)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (n, result.exception)
+        assert result.exit_code in (0, 1, 2), n
+        assert "Traceback" not in result.output + result.stderr and "internal error" not in result.stderr, n
+        if result.exit_code == 2:
+            assert len(result.stderr.strip().splitlines()) == 1 and not result.stdout, n
+        else:
+            assert result.stdout.lstrip().startswith("{"), n
+    assert exits >= {0, 2}  # both outcomes were met: the inputs were damaged, not all refused
+
+
+def test_regression_inputs_stay_fixed(tmp_path):
+    saved = sorted((FIXTURES / "fuzz").glob("*")) if (FIXTURES / "fuzz").is_dir() else []
+    for path in saved:
+        assert check(path.read_bytes(), tmp_path) is None, path.name
+
+
+def test_the_markup_check_sees_report_text_that_escaped():
+    """The fuzzer's escaping check fails on pages where report text became markup, not on escaped text."""
+    escaped = f"<p>&lt;img src=x onerror={MARKER}()&gt;</p><span title=\"&lt;b&gt;{MARKER}\">x</span>"
+    assert markup_from_report(escaped) is None
+    assert markup_from_report(f"<p><img src=x onerror={MARKER}()></p>")
+    assert markup_from_report(f"<a href='javascript:{MARKER}()'>x</a>")
+    assert markup_from_report(f"<script>var a = 1; {MARKER}()</script>")
+    island = '<script type="application/json">{"sql": "%s"}</script>'
+    assert markup_from_report(island % f"\\u003cscript\\u003e{MARKER}()") is None
+    assert markup_from_report(island % f"</script><script>{MARKER}()</script>")
+
+
+def test_hostile_report_text_stays_inert_in_the_html_report(tmp_path):
+    """The hostile fixture (script, event handler, iframe in host, event name, module and SQL text) with
+    the marker as payload: it reaches the page, as text only."""
+    from awrscope.analysis import analyze
+    from awrscope.parse import parse_text
+    from awrscope.render_html import render_analysis
+
+    text = (FIXTURES / "hostile_awr_11204.txt").read_text().replace("alert", MARKER)
+    report = parse_text(text)
+    page = render_analysis(analyze(report), report)
+    assert page.count(MARKER) >= 4
+    assert markup_from_report(page) is None
+    assert check(text.encode(), tmp_path) is None
 
 
 @settings(max_examples=400, deadline=None)
@@ -94,3 +146,59 @@ def test_number_grammar_values(sign, mant, suffix, unit, pct):
     assert n.value is not None and abs(n.value - expect) <= 1e-9 * max(1.0, abs(expect)), cell
     assert n.unit == (unit or None)
     assert parse_number(cell) == n and parse_number(" " + cell + " ") == n
+
+
+_NAME = st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz()/:%#_", min_size=1, max_size=8), min_size=1,
+                 max_size=3).map(" ".join)
+_FIGURE = st.one_of(st.integers(0, 10**12).map(lambda v: f"{v:,}"), st.floats(0, 1e5).map(lambda v: f"{v:.2f}"),
+                    st.integers(0, 999).map(lambda v: f"{v}K"), st.floats(0, 999).map(lambda v: f"{v:.1f}us"),
+                    st.sampled_from(["", "0", ".4", "N/A", "######"]))
+
+
+@st.composite
+def _text_table(draw):
+    """(lines, column names, rows) of a text table as SQL*Plus prints it: a left-aligned name column,
+    right-aligned figures, names stacked over up to two header lines, one space between dash runs; a
+    figure one character wider than its column takes the space on its left when the cell there leaves it."""
+    ncols = draw(st.integers(1, 6))
+    names = [draw(_NAME) for _ in range(ncols + 1)]
+    widths = [draw(st.integers(4, 30))] + [draw(st.integers(4, 14)) for _ in range(ncols)]
+    rows = []
+    for _ in range(draw(st.integers(1, 8))):
+        row = [draw(_NAME.filter(lambda s, w=widths[0]: len(s) <= w - 1))]
+        for k in range(1, len(widths)):
+            # a right-aligned figure ends at its column's edge: only a blank one leaves room after it
+            left_room = row[-1] == "" if k > 1 else len(row[0]) < widths[0]
+            room = widths[k] + (1 if left_room else 0)
+            row.append(draw(_FIGURE.filter(lambda s, r=room: len(s) <= r)))
+        rows.append(row)
+    upper, lower = [], []
+    for k, w in enumerate(widths):
+        words = names[k].split()
+        cut = draw(st.integers(0, len(words) - 1))
+        top, bottom = " ".join(words[:cut]), " ".join(words[cut:])
+        if len(top) > w or len(bottom) > w:
+            top, bottom = "", names[k][:w].strip()
+        names[k] = " ".join(x for x in (top, bottom) if x)
+        align = str.ljust if k == 0 else str.rjust
+        upper.append(align(top, w))
+        lower.append(align(bottom, w))
+    lines = [" ".join(upper).rstrip()] if any(u.strip() for u in upper) else []
+    lines += [" ".join(lower).rstrip(), " ".join("-" * w for w in widths)]
+    for row in rows:
+        line = row[0].ljust(widths[0])
+        for value, w in zip(row[1:], widths[1:]):
+            line += value.rjust(w + 1)
+        lines.append(line.rstrip())
+    return lines, names, rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(_text_table())
+def test_text_tables_read_back_as_printed(table):
+    lines, names, rows = table
+    block = read_block(lines, 10)
+    (t,) = block.tables
+    assert t.columns == names
+    assert [cells for _, cells in t.rows] == rows
+    assert [line for line, _ in t.rows] == list(range(10 + len(lines) - len(rows), 10 + len(lines)))
