@@ -10,13 +10,15 @@ from dataclasses import dataclass
 _HEAD = 200_000
 
 _TEXT_SIGNATURES = [
-    # (regex, kind); first match wins
-    (re.compile(r"^\s*WORKLOAD REPOSITORY COMPARE PERIOD REPORT", re.M | re.I), "awr_diff"),
-    (re.compile(r"^\s*WORKLOAD REPOSITORY (?:REPORT \(RAC\)|RAC report|Global report)", re.M | re.I), "awr_global"),
-    (re.compile(r"^\s*STATSPACK (?:report|Statistics Report) for", re.M | re.I), "statspack"),
-    (re.compile(r"^\s*WORKLOAD REPOSITORY (?:PDB )?report", re.M | re.I), "awr"),
-    (re.compile(r"^\s*ASH Report For", re.M | re.I), "ash"),
-    (re.compile(r"ADDM Report for Task", re.I), "addm"),
+    # (literal every match holds, lower case; regex; kind): first match wins. The literal is
+    # looked for first: a failing multiline regex costs a scan of the whole head, a find far less.
+    ("compare period", re.compile(r"^\s*WORKLOAD REPOSITORY COMPARE PERIOD REPORT", re.M | re.I), "awr_diff"),
+    ("workload repository", re.compile(r"^\s*WORKLOAD REPOSITORY (?:REPORT \(RAC\)|RAC report|Global report)",
+                                       re.M | re.I), "awr_global"),
+    ("statspack", re.compile(r"^\s*STATSPACK (?:report|Statistics Report) for", re.M | re.I), "statspack"),
+    ("workload repository", re.compile(r"^\s*WORKLOAD REPOSITORY (?:PDB )?report", re.M | re.I), "awr"),
+    ("ash report for", re.compile(r"^\s*ASH Report For", re.M | re.I), "ash"),
+    ("addm report for task", re.compile(r"ADDM Report for Task", re.I), "addm"),
 ]
 _HTML_TITLE = re.compile(r"<title>\s*(.*?)\s*</title>", re.I | re.S)
 _HTML_KINDS = [
@@ -58,8 +60,9 @@ def detect(text: str) -> Detected:
 
 
 def _text_kind(head: str) -> str | None:
-    for rx, kind in _TEXT_SIGNATURES:
-        if rx.search(head):
+    low = head.lower()
+    for needle, rx, kind in _TEXT_SIGNATURES:
+        if needle in low and rx.search(head):
             return kind
     return None
 

@@ -43,7 +43,9 @@ _TITLE_START = re.compile(r"(?:%s)(?:\s|$)" % "|".join(sorted(map(re.escape, _TI
 
 
 def _bare_title(line: str, nxt: str) -> str | None:
-    if len(line) > 90 or not _TITLE_START.match(line):
+    """The title of a line that starts with a title word (the caller checked
+    :data:`_TITLE_START`) and names a mapped section, printed without its suffix."""
+    if len(line) > 90:
         return None
     first = line.split(None, 1)[0].lower()
     if first not in _TITLE_WORDS:
@@ -69,6 +71,7 @@ def split_sections(lines: list[str]) -> tuple[list[str], list[RawSection]]:
     sections: list[RawSection] = []
     preamble: list[str] = []
     current: list[str] = preamble
+    title_start = _TITLE_START.match
     n = len(lines)
     i = 0
     while i < n:
@@ -88,7 +91,7 @@ def split_sections(lines: list[str]) -> tuple[list[str], list[RawSection]]:
                     title = line.strip()
             elif ("DB/Inst:" in line or "for DB:" in line or ("Snaps:" in line and "DB:" in line)) and not line.startswith("->"):
                 title = _SUFFIX.sub("", line).strip()
-            else:
+            elif title_start(line):
                 title = _bare_title(line, nxt)
         if title:
             sec = RawSection(title=title, line=i + 1, rest_of_title_line=rest)
