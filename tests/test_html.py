@@ -207,8 +207,25 @@ def test_text_and_html_twins_agree(text_name, html_name):
     assert not disagreements, "\n".join(disagreements[:20])
     # the sections both formats print are all found in HTML
     for key in ("load_profile", "top_events", "time_model", "wait_events_fg", "wait_events_bg",
-                "instance_activity", "iostat_function", "tablespace_io"):
+                "instance_activity", "iostat_function", "tablespace_io", "sql_by_elapsed", "sql_by_gets"):
         assert key in t.sections and key in h.sections, key
+
+
+def test_sql_ordered_by_rows_from_html():
+    """One statement per row, module and text in their own columns (values read in the report files)."""
+    r = parse_path(str(corpus_file("awr_html_19c_pcambell_orcl_17676_17677.html")))[0]
+    sec = r.sections["sql_by_elapsed"]
+    row = sec.row("c9umxngkc3byq")  # line 803: 6.64 | 59 | 0.11 | 13.91 | 98.70 | 0.00 | c9umxngkc3byq | &#160; | select ...
+    assert row.line == 803 and len(sec.rows) == 12
+    assert row.values == {"elapsed_time_s": 6.64, "executions": 59.0, "elapsed_time_per_exec_s": 0.11,
+                          "pct_total": 13.91, "pct_cpu": 98.7, "pct_io": 0.0}
+    assert row.text == {"sql_id": "c9umxngkc3byq", "sql_text": "select sql_id, sql_exec_id, db..."}
+    assert sec.units["elapsed_time_s"] == "s" and "sql_text" not in sec.units
+    r = parse_path(str(corpus_file("awr_html_10204_radtek_orass1_dbcont03_46333_46339.html")))[0]
+    row = r.sections["sql_by_elapsed"].row("4c8jgxgw05my5")  # line 558, upper-case tags, module on its own line
+    assert row.line == 558 and row.values["elapsed_time_s"] == 40791.0 and row.values["executions"] == 143724.0
+    assert row.text["module"] == "JDBC Thin Client" and row.text["sql_text"].startswith("SELECT (XMLELEMENT")
+    assert not [i for i in r.issues if "SQL ordered by" in i.message]
 
 
 # -- HTML quirks ----------------------------------------------------------------

@@ -195,14 +195,22 @@ _SQL_ID = re.compile(r"^[0-9a-z]{13}$")
 
 
 def map_sql(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
-    """Figures line ending with the SQL Id (10g+) or the hash value (SP), then
-    'Module:' and SQL text lines. SQL text is kept (first 1000 chars)."""
+    """Text: a figures line ending with the SQL Id (10g+) or the hash value (SP),
+    then 'Module:' and SQL text lines. HTML: one row per statement, module, PDB
+    and SQL text in columns of their own. SQL text is kept (first 1000 chars)."""
     rows: list[Row] = []
     for table in block.tables:
         fields = [slug(h) if h else f"col{k}" for k, h in enumerate(table.columns)]
         units = {f: _unit_from_header(h) for f, h in zip(fields, table.columns)}
         id_idx = next((k for k, h in enumerate(table.columns)
                        if re.search(r"sql\s*id|hash\s*value|old\s*hash", h, re.I)), None)
+        if not table.spans:  # HTML: the cells are there, one statement per row
+            rows = _sql_html_rows(table, fields, id_idx)
+            units = {f: u for f, u, h in zip(fields, units.values(), table.columns) if _SQL_TEXT_COLUMNS.get(
+                slug(h)) is None}
+            if rows:
+                return make_section(key, block.title, block.line, units, rows, block.notes)
+            continue
         current: dict | None = None
         for line, cells, raw in _sql_lines(table, id_idx):
             ident = cells[id_idx].strip() if cells is not None and id_idx < len(cells) else ""
@@ -228,6 +236,34 @@ def map_sql(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
         if rows:
             return make_section(key, block.title, block.line, units, rows, block.notes)
     return None
+
+
+# HTML columns holding text, by their slug: the key they are kept under
+_SQL_TEXT_COLUMNS = {"sql_module": "module", "pdb_name": "pdb_name", "sql_text": "sql_text"}
+
+
+def _sql_html_rows(table, fields: list[str], id_idx: int | None) -> list[Row]:
+    rows: list[Row] = []
+    if id_idx is None:
+        return rows
+    kept = [(k, f, _SQL_TEXT_COLUMNS.get(f)) for k, f in enumerate(fields) if k != id_idx]
+    for line, cells in table.rows:
+        ident = cells[id_idx].strip() if id_idx < len(cells) else ""
+        if not (_SQL_ID.match(ident) or ident.isdigit()):
+            continue
+        values: dict[str, float | None] = {}
+        text = {"sql_id": ident}
+        for k, field, text_key in kept:
+            cell = cells[k].strip() if k < len(cells) else ""
+            if text_key:
+                if cell:
+                    text[text_key] = cell[:1000]
+            elif cell:
+                v = parse_number(cell).value
+                if v is not None:
+                    values[field] = v
+        rows.append(Row(ident, line, values, text))
+    return rows
 
 
 def _sql_lines(table, id_idx: int | None):
