@@ -50,6 +50,8 @@ def test_binary_suffixes_for_data_volumes():
 @pytest.mark.parametrize("cell,flag", [
     ("######", OVERFLOW), ("#", OVERFLOW), ("##############", OVERFLOW),
     ("N/A", NA), ("n/a", NA), ("", EMPTY), ("   ", EMPTY), ("abc", BAD), ("12#", BAD),
+    # past the range of a double: float() would give inf (or raise, for the resolution of 1e400)
+    ("9" * 400, BAD), ("-" + "9" * 400 + ".5", BAD), ("1e400", BAD), ("1.5E+305P", BAD), ("1" * 310 + "K", BAD),
 ])
 def test_non_values(cell, flag):
     n = parse_number(cell)

@@ -50,6 +50,7 @@ class Number(NamedTuple):
 _EMPTY = Number(None, 0.0, None, EMPTY)
 _NA = Number(None, 0.0, None, NA)
 _OVER = Number(None, 0.0, None, OVERFLOW)
+_BAD = Number(None, 0.0, None, BAD)
 
 
 def parse_number(cell: str, *, binary: bool = False) -> Number:
@@ -82,13 +83,15 @@ def _parse(cell: str, binary: bool) -> Number:
         try:
             plain = s.replace(",", "") if "," in s else s
             v = float(plain)
+            if v - v != 0.0:  # float() gives inf for a cell of 309+ digits: garbage, not a value
+                return _BAD
             if "," in s and _DECIMAL_COMMA.match(s):
                 return _parse_slow(s, binary)
             return Number(v, _resolution(plain), None, None)
         except ValueError:
             pass
     if first == "#":
-        return _OVER if s.strip("#") == "" else Number(None, 0.0, None, BAD)
+        return _OVER if s.strip("#") == "" else _BAD
     if s in ("N/A", "n/a", "NA"):
         return _NA
     return _parse_slow(s, binary)
@@ -99,16 +102,16 @@ def _parse_slow(s: str, binary: bool) -> Number:
         s = s.replace(",", ".")
     m = _NUMBER.match(s)
     if m is None:
-        return Number(None, 0.0, None, BAD)
+        return _BAD
     mant = m.group("mant").replace(",", "")
     exp = m.group("exp") or ""
     try:
         v = float(mant + exp)
     except ValueError:
-        return Number(None, 0.0, None, BAD)
+        return _BAD
     res = _resolution(mant)
     if exp:
-        res *= 10.0 ** int(exp[1:])
+        res *= float("1" + exp)  # not 10.0 ** n, which raises past 1e308
     suffix = m.group("suffix")
     if suffix:
         mult = (SUFFIX_1024 if binary else SUFFIX_1000)[suffix]
@@ -119,6 +122,8 @@ def _parse_slow(s: str, binary: bool) -> Number:
         scale = TIME_UNITS[unit]
         v *= scale
         res *= scale
+    if v - v != 0.0 or res - res != 0.0:  # past the range of a double (1e400, 1e305P): garbage
+        return _BAD
     if m.group("sign") == "-":
         v = -v
     return Number(v, res, unit, None)
