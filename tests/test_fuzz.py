@@ -2,6 +2,7 @@
 A longer run: ``python tests/fuzz_mutations.py --count 20000 --jobs 2`` (see the module)."""
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -80,10 +81,12 @@ def test_hostile_report_text_stays_inert_in_the_html_report(tmp_path):
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(alphabet="0123456789.,-+eEKMGTP#%smunhc /N/A", max_size=20))
+@given(st.one_of(st.text(alphabet="0123456789.,-+eEKMGTP#%smunhc /N/A", max_size=20),
+                 st.from_regex(r"\A-?[0-9]{300,320}(\.[0-9]*)?([eE][-+]?[0-9]{1,4})?[KMGTP]?\Z")))
 def test_any_cell_parses_or_is_flagged(cell):
     n = parse_number(cell)
-    assert n.value is None or n.value == n.value  # never NaN
+    assert n.value is None or math.isfinite(n.value)  # never NaN or infinite
+    assert n.value is None or math.isfinite(n.resolution)
     assert n.value is not None or n.flag is not None
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,9 +18,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from huge import make_huge  # noqa: E402
 
+from awrscope.parse import parse_text  # noqa: E402
+
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 FIXTURES = Path(__file__).parent / "fixtures"
 HUGE_SEED = "awr_txt_10204_radtek_oradb1_base01_54977_54986.txt"
+HUGE_HTML_SEED = "awr_html_19c_pcambell_orcl_17676_17677.html"
 
 
 def _env() -> dict:
@@ -52,45 +56,34 @@ HWM = ("def _hwm_kb():\n"
 
 
 def _peak_rss_parse(path: Path) -> tuple[int, str]:
-    """Parse and analyse in a fresh interpreter: (peak RSS in bytes, its last stdout line)."""
+    """Parse and analyse in a fresh interpreter: (peak RSS in bytes, rows read from SQL ordered by Elapsed Time)."""
     code = (HWM + "import json, sys\n"
             "from awrscope.parse import parse_path\n"
             "from awrscope.analysis import analyze\n"
             "r = parse_path(sys.argv[1])[0]\n"
             "json.dumps(analyze(r), default=str)\n"
-            "print(len(r.sections), _hwm_kb())\n")
+            "print(len(r.sections['sql_by_elapsed'].rows), _hwm_kb())\n")
     p = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, env=_env(), timeout=900)
     assert p.returncode == 0, p.stderr.decode()[-2000:]
-    sections, rss_kb = p.stdout.decode().split()
-    return int(rss_kb) * 1024, sections
+    sql_rows, rss_kb = p.stdout.decode().split()
+    return int(rss_kb) * 1024, sql_rows
 
 
-def test_huge_text_report_parses_in_bounded_memory(corpus_dir, tmp_path):
+@pytest.mark.parametrize("seed", [HUGE_SEED, HUGE_HTML_SEED])
+def test_huge_report_parses_in_bounded_memory(corpus_dir, tmp_path, seed):
+    """A real report grown to a multi-day size by repeating its SQL rows: every row is read (the SQL
+    section holds them all) and the peak RSS stays under 10x the input (plus the interpreter)."""
     mb = int(os.environ.get("AWRSCOPE_HUGE_MB", "30"))
-    seed = corpus_dir / "reports" / HUGE_SEED
-    path = tmp_path / "huge.txt"
-    path.write_text(make_huge(seed.read_text(errors="replace"), mb * 1_000_000))
+    text = (corpus_dir / "reports" / seed).read_text(errors="replace")
+    path = tmp_path / ("huge" + Path(seed).suffix)
+    path.write_text(make_huge(text, mb * 1_000_000))
     size = path.stat().st_size
-    rss, sections = _peak_rss_parse(path)
-    assert int(sections) > 10
-    assert rss < 10 * size + 80_000_000, f"peak RSS {rss / 1e6:.0f} MB for a {size / 1e6:.0f} MB report"
-
-
-def test_huge_html_report_parses_in_bounded_memory(tmp_path):
-    """A huge HTML report (thousands of SQL rows): no document tree is built,
-    tables are kept as offsets until a mapper reads them."""
-    from test_html import _minimal
-
-    mb = int(os.environ.get("AWRSCOPE_HUGE_MB", "30"))
-    row = ("<tr><td class='awrc'>abcdefghij</td><td class='awrc'>" + "select * from t where x = 1 " * 2 +
-           "</td><td>1,234</td><td>5.6</td></tr>\n")
-    head = ("<h3 class=\"awr\">SQL ordered by Elapsed Time</h3><table><tr><th>SQL Id</th><th>SQL Text</th>"
-            "<th>Executions</th><th>Elapsed (s)</th></tr>\n")
-    path = tmp_path / "huge.html"
-    path.write_text(_minimal().replace("</body>", head + row * (mb * 1_000_000 // len(row)) + "</table></body>"))
-    size = path.stat().st_size
-    rss, sections = _peak_rss_parse(path)
-    assert int(sections) >= 2
+    rss, sql_rows = _peak_rss_parse(path)
+    # the seed's statements, once plus once per repetition of its first SQL id (not counting href="#id")
+    statements = parse_text(text).sections["sql_by_elapsed"].rows
+    first = re.compile(r"(?<!#)" + statements[0].name)
+    repeats = len(first.findall(path.read_text())) - len(first.findall(text))
+    assert repeats > 100 and int(sql_rows) == len(statements) * (repeats + 1)
     assert rss < 10 * size + 80_000_000, f"peak RSS {rss / 1e6:.0f} MB for a {size / 1e6:.0f} MB report"
 
 
