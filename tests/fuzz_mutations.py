@@ -19,8 +19,10 @@ with a one-line message (exit 2), and:
 * report text stays inert in the HTML output (the injected marker never comes
   out as a tag).
 
-Failing inputs are saved byte-exact to ``tests/fixtures/fuzz/`` as regression
-fixtures; ``tests/test_fuzz.py`` replays every one of them.
+Failing inputs are saved byte-exact (``--save``, a temporary directory by default:
+most come from corpus reports, which are not copied into the project). Reduce each
+to a file made from the project's fixtures in ``tests/fixtures/fuzz/`` (its README
+lists them); ``tests/test_fuzz.py`` replays every one.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ import json
 import random
 import signal
 import sys
+import tempfile
 import time
 import tracemalloc
 from html.parser import HTMLParser
@@ -267,8 +270,6 @@ def run(count: int, seed: int, corpus: Path | None, save_dir: Path | None = None
 
 
 def _run_slice(args) -> list[str]:
-    import tempfile
-
     count, seed, corpus, save_dir, jobs, part, memory = args
     files = seeds(corpus)
     texts = [p.read_bytes().decode("utf-8", "replace") for p in files]
@@ -292,15 +293,13 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
-    ap.add_argument("--save", type=Path, default=ROOT / "tests" / "fixtures" / "fuzz",
+    ap.add_argument("--save", type=Path, default=Path(tempfile.gettempdir()) / "awrscope-fuzz-failures",
                     help="where failing inputs are written (byte-exact)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument("--no-memory", action="store_true", help="skip the traced-memory bound (3x faster)")
     ap.add_argument("--replay", type=Path, nargs="*", help="check these saved inputs instead")
     args = ap.parse_args()
     if args.replay:
-        import tempfile
-
         with tempfile.TemporaryDirectory() as tmp:
             bad = [(p, check(p.read_bytes(), Path(tmp), not args.no_memory)) for p in args.replay]
         for p, problem in bad:
