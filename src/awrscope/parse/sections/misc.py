@@ -206,8 +206,7 @@ def map_sql(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
                        if re.search(r"sql\s*id|hash\s*value|old\s*hash", h, re.I)), None)
         if not table.spans:  # HTML: the cells are there, one statement per row
             rows = _sql_html_rows(table, fields, id_idx)
-            units = {f: u for f, u, h in zip(fields, units.values(), table.columns) if _SQL_TEXT_COLUMNS.get(
-                slug(h)) is None}
+            units = {f: u for f, u in units.items() if f not in _SQL_TEXT_COLUMNS}
             if rows:
                 return make_section(key, block.title, block.line, units, rows, block.notes)
             continue
