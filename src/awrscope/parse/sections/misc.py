@@ -300,7 +300,7 @@ def map_parameters(block: Block, key: str, issues: list[ParseIssue]) -> Section 
             continue
         for line, cells in table.rows:
             name = cells[0].strip()
-            if not name or " " in name:
+            if not name or " " in name or len(cells) < 2:  # a damaged row may stop after the name
                 continue
             text = {"begin": cells[1].strip()}
             if len(cells) > 2 and cells[2].strip():
