@@ -206,7 +206,7 @@ def test_scanner_reads_tables_as_the_standard_tokenizer_does(doc, columns_first)
     _, _, blocks, issues = blocks_from_html(doc)
     header, sections = blocks[0], blocks[1:]
     assert [b.title for b in sections] == ref.titles
-    assert len(header.tables) == 1 and [t for b in sections for t in b.tables].__len__() == len(ref.tables) - 1
+    assert len(header.tables) == 1 and sum(len(b.tables) for b in sections) == len(ref.tables) - 1
     for block, (header_rows, rows) in zip(sections, ref.tables[1:]):
         (table,) = block.tables
         if columns_first:  # the header-only look, then the whole table
