@@ -30,10 +30,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from awrscope.errors import AwrscopeError  # noqa: E402
-from awrscope.parse import build_report  # noqa: E402
-from awrscope.parse.detect import detect  # noqa: E402
-from awrscope.parse.source import decode, read_sources  # noqa: E402
-from awrscope.parse.text import blocks_from_text, normalise_lines  # noqa: E402
+from awrscope.parsers import build_report  # noqa: E402
+from awrscope.parsers.detect import detect  # noqa: E402
+from awrscope.parsers.source import decode, read_sources  # noqa: E402
+from awrscope.parsers.report.text import blocks_from_text, normalise_lines  # noqa: E402
 from awrscope.serialize import parse_document  # noqa: E402
 
 CORPUS = Path(os.environ.get("AWRSCOPE_CORPUS") or ROOT.parent / "shared" / "corpus")  # as tests/conftest.py
@@ -50,7 +50,7 @@ def _analyze():
 def split(text: str):
     det = detect(text)
     if det.format == "html":
-        from awrscope.parse.html import blocks_from_html
+        from awrscope.parsers.report.html import blocks_from_html
         header_lines, first, blocks, issues = blocks_from_html(text)
     else:
         header_lines, first, blocks = blocks_from_text(normalise_lines(text))
@@ -173,12 +173,12 @@ def main() -> int:
            "    import resource\n"
            "    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n")
     code = (hwm + "import json, sys\n"
-            "from awrscope.parse import parse_path\n"
+            "from awrscope.parsers import parse_path\n"
             "from awrscope.analysis import analyze\n"
             "json.dumps(analyze(parse_path(sys.argv[1])[0]), default=str)\n"
             "print(_hwm_kb())\n")
-    base = (hwm + "import awrscope.parse, awrscope.analysis\n"
-            "from awrscope.parse import html\n"
+    base = (hwm + "import awrscope.parsers, awrscope.analysis\n"
+            "from awrscope.parsers.report import html\n"
             "print(_hwm_kb())\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     try:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from awrscope.analysis import analyze
-from awrscope.parse import parse_source
-from awrscope.parse.source import read_sources
+from awrscope.parsers import parse_source
+from awrscope.parsers.source import read_sources
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).parent

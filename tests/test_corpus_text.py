@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from awrscope.parse import parse
+from awrscope.parsers import parse
 
 from conftest import find_corpus
 

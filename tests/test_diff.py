@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from awrscope.parse import parse_path
-from awrscope.parse.diff_report import split_table
-from awrscope.parse.raw import RawTable
+from awrscope.parsers import parse_path
+from awrscope.parsers.report.diff_report import split_table
+from awrscope.parsers.report.raw import RawTable
 from awrscope.serialize import parse_document
 
 from _corpus import check_golden, corpus_file

@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from fuzz_mutations import MARKER, check, make_input, markup_from_report, run, seeds  # noqa: E402
 
 from awrscope.cli import main as cli  # noqa: E402
-from awrscope.parse.numbers import parse_number  # noqa: E402
-from awrscope.parse.text.tables import read_block  # noqa: E402
+from awrscope.parsers.numbers import parse_number  # noqa: E402
+from awrscope.parsers.report.text.tables import read_block  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -70,7 +70,7 @@ def test_hostile_report_text_stays_inert_in_the_html_report(tmp_path):
     """The hostile fixture (script, event handler, iframe in host, event name, module and SQL text) with
     the marker as payload: it reaches the page, as text only."""
     from awrscope.analysis import analyze
-    from awrscope.parse import parse_text
+    from awrscope.parsers import parse_text
     from awrscope.render_html import render_analysis
 
     text = (FIXTURES / "hostile_awr_11204.txt").read_text().replace("alert", MARKER)
@@ -112,7 +112,7 @@ def test_table_reader_takes_any_lines(lines):
        st.text(alphabet=" \t-abc123.,#~>\xa0", max_size=90))
 def test_column_cutting_fast_path_equals_token_walk(layout, line):
     """The slice fast path of assign() gives what the per-token walk gives."""
-    from awrscope.parse.text.tables import _best_column, _TOKEN, assign, owners
+    from awrscope.parsers.report.text.tables import _best_column, _TOKEN, assign, owners
 
     spans, pos = [], 0
     for gap, width in layout:
@@ -141,7 +141,7 @@ _MANT = st.one_of(st.integers(0, 10**9).map(lambda v: f"{v:,}"),
 def test_number_grammar_values(sign, mant, suffix, unit, pct):
     """sign, mantissa with thousands groups, K/M/G suffix, time unit and % compose as the grammar says
     (and the memo gives the same answer twice)."""
-    from awrscope.parse.numbers import SUFFIX_1000, TIME_UNITS
+    from awrscope.parsers.numbers import SUFFIX_1000, TIME_UNITS
 
     cell = f"{sign}{mant}{suffix}{unit}{pct}"
     n = parse_number(cell)

@@ -5,7 +5,7 @@ from datetime import datetime
 
 import pytest
 
-from awrscope.parse import parse_path
+from awrscope.parsers import parse_path
 from awrscope.serialize import parse_document
 
 from _corpus import check_golden, corpus_file

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import pytest
 
-from awrscope.parse import parse
+from awrscope.parsers import parse
 
 from conftest import find_corpus
 

@@ -10,9 +10,9 @@ from datetime import datetime
 import pytest
 
 from awrscope.errors import AwrscopeError, NotAReportError
-from awrscope.parse import parse_path, parse_source, parse_text
-from awrscope.parse.html import blocks_from_html, clean_cell
-from awrscope.parse.source import Source
+from awrscope.parsers import parse_path, parse_source, parse_text
+from awrscope.parsers.report.html import blocks_from_html, clean_cell
+from awrscope.parsers.source import Source
 
 from _corpus import check_golden, corpus_file
 

@@ -1,4 +1,4 @@
-"""Property tests of the HTML table grammar: the forward scanner (parse/html.py)
+"""Property tests of the HTML table grammar: the forward scanner (parsers/report/html/)
 against an independent reader built on the standard library's ``html.parser``.
 
 Hypothesis writes AWR-shaped documents (headings, then tables of <th> header
@@ -16,7 +16,7 @@ from html.parser import HTMLParser
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from awrscope.parse.html import blocks_from_html, clean_cell
+from awrscope.parsers.report.html import blocks_from_html, clean_cell
 
 _WORD = st.text(alphabet="abcdefghij XYZ_/:()%#é中", min_size=1, max_size=12).filter(lambda s: s.strip())
 _NUMBER = st.one_of(st.integers(0, 10**9).map(lambda v: f"{v:,}"),

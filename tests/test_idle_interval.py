@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from awrscope.analysis import analyze
-from awrscope.parse import parse_text
+from awrscope.parsers import parse_text
 
 MINI = Path(__file__).parent / "fixtures" / "mini_awr_11204.txt"
 

@@ -1,9 +1,9 @@
-"""The cell value grammar of spec A.3 (parse/numbers.py)."""
+"""The cell value grammar of spec A.3 (parsers/numbers.py)."""
 from __future__ import annotations
 
 import pytest
 
-from awrscope.parse.numbers import BAD, EMPTY, NA, OVERFLOW, is_number, parse_number, value
+from awrscope.parsers.numbers import BAD, EMPTY, NA, OVERFLOW, is_number, parse_number, value
 
 
 @pytest.mark.parametrize("cell,expected", [

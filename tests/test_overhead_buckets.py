@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from awrscope.metrics import derive
-from awrscope.parse import parse_path
+from awrscope.parsers import parse_path
 
 
 def test_html_labels_give_the_distribution(corpus):

@@ -1,7 +1,7 @@
 """Cross-section repairs, each checked against the report text."""
 from __future__ import annotations
 
-from awrscope.parse import parse_path
+from awrscope.parsers import parse_path
 
 
 def test_histogram_total_that_lost_its_K(corpus):

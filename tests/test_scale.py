@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from huge import make_huge  # noqa: E402
 
-from awrscope.parse import parse_text  # noqa: E402
+from awrscope.parsers import parse_text  # noqa: E402
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -58,7 +58,7 @@ HWM = ("def _hwm_kb():\n"
 def _peak_rss_parse(path: Path) -> tuple[int, str]:
     """Parse and analyse in a fresh interpreter: (peak RSS in bytes, rows read from SQL ordered by Elapsed Time)."""
     code = (HWM + "import json, sys\n"
-            "from awrscope.parse import parse_path\n"
+            "from awrscope.parsers import parse_path\n"
             "from awrscope.analysis import analyze\n"
             "r = parse_path(sys.argv[1])[0]\n"
             "json.dumps(analyze(r), default=str)\n"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import jsonschema
 
-from awrscope.parse import parse_path
+from awrscope.parsers import parse_path
 from awrscope.serialize import parse_document
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "src/awrscope/schema/parse.schema.json").read_text())

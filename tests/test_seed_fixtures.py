@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from awrscope.parse import parse_path
-from awrscope.parse.names import canonical_event
+from awrscope.parsers import parse_path
+from awrscope.oracle.events import canonical_event
 
 SEEDS = Path(__file__).parent / "fixtures" / "seeds"
 EXPECTED = json.loads((SEEDS / "expected.json").read_text())

@@ -35,7 +35,7 @@ def prepared_corpus(corpus_dir):
     """The corpus parsed and analysed once, written to each backend."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from awrscope.parse.source import expand_inputs
+    from awrscope.parsers.source import expand_inputs
 
     paths = expand_inputs([str(corpus_dir / "reports")])
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:

@@ -1,8 +1,8 @@
-"""The text table reader (parse/text/tables.py) and line normalisation."""
+"""The text table reader (parsers/report/text/tables.py) and line normalisation."""
 from __future__ import annotations
 
-from awrscope.parse.text import normalise_lines
-from awrscope.parse.text.tables import assign, dash_runs, header_names, is_terminator, read_block
+from awrscope.parsers.report.text import normalise_lines
+from awrscope.parsers.report.text.tables import assign, dash_runs, header_names, is_terminator, read_block
 
 
 def test_dash_runs_and_terminator():

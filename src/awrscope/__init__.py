@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .errors import AwrscopeError, InputError, NotAReportError, UnsupportedReportError
 from .model import Report, Row, Section
-from .parse import parse, parse_path, parse_text
+from .parsers import parse, parse_path, parse_text
 
 __version__ = "0.1.0"
 __all__ = ["parse", "parse_path", "parse_text", "Report", "Section", "Row", "AwrscopeError", "InputError",

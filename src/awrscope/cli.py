@@ -14,7 +14,7 @@ import click
 from . import __version__
 from .errors import EXIT_OK, EXIT_UNUSABLE
 from .model import SCHEMA_VERSION, Report
-from .parse.source import DEFAULT_MAX_BYTES
+from .parsers.source import DEFAULT_MAX_BYTES
 from .serialize import parse_document
 
 

@@ -10,7 +10,7 @@ import click
 
 from .cli import _emit, load_config_or_exit, main
 from .errors import EXIT_OK, EXIT_UNUSABLE
-from .parse.source import DEFAULT_MAX_BYTES
+from .parsers.source import DEFAULT_MAX_BYTES
 
 _FORMATS = ["text", "markdown", "json", "html"]
 

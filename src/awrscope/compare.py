@@ -14,8 +14,8 @@ import statistics
 
 from .analysis import analyze
 from .metrics import DEFAULT_ALPHA, derive
-from .metrics.derive import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES
-from .parse.names import is_idle
+from .oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES
+from .oracle.events import is_idle
 from .model import Report, normalise_name
 from .whatif import w1_faster_redo
 

@@ -10,8 +10,8 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Callable
 
 from .errors import AwrscopeError
-from .parse import parse_source
-from .parse.source import expand_inputs, read_sources
+from .parsers import parse_source
+from .parsers.source import expand_inputs, read_sources
 
 Row = tuple[str, object, "str | None"]
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from .catalog import BY_ID, CATALOG, REASONS, MetricDef
-from .derive import DEFAULT_ALPHA, derive, lgwr_latency, scalability
+from .derive import DEFAULT_ALPHA, derive, scalability
+from .redo import lgwr_latency
 from .values import EventTime, Metrics, MetricValue, Source
 
 __all__ = ["BY_ID", "CATALOG", "REASONS", "MetricDef", "DEFAULT_ALPHA", "derive", "lgwr_latency", "scalability",

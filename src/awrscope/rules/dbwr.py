@@ -3,7 +3,7 @@ object checkpoints), R16 (hot write tablespace, context)."""
 from __future__ import annotations
 
 from ..metrics import Source
-from ..metrics.derive import _by_tablespace
+from ..metrics.storage import by_tablespace
 from ..whatif import w4_pga, w6_truncate_to_gtt
 from .base import Context, Evidence, Needs, make_finding, rule
 
@@ -184,7 +184,7 @@ def r16(ctx: Context, th: dict):
     m = ctx.m
     sec, key = ctx.report.sections.get("tablespace_io"), "tablespace_io"
     if sec is None:
-        sec, key = _by_tablespace(ctx.report.sections.get("file_io") or ()), "file_io"
+        sec, key = by_tablespace(ctx.report.sections.get("file_io") or ()), "file_io"
     rows = sorted([r for r in sec if r.name and r.values.get("writes") is not None], key=lambda r: -r.values["writes"])
     total = sum(r.values["writes"] for r in rows) or 1.0
     flagged = []

@@ -12,7 +12,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from ..errors import AwrscopeError, InputError
-from ..parse.source import DEFAULT_MAX_BYTES, Source, read_sources
+from ..parsers.source import DEFAULT_MAX_BYTES, Source, read_sources
 
 COMPRESSION = "zlib"
 
@@ -40,7 +40,7 @@ class Failed:
 def prepare(src: Source, config: dict | None = None) -> Prepared | Failed:
     """Parse and analyse one source. Never raises for a bad input: returns Failed with one line."""
     from ..analysis import analyze
-    from ..parse import parse_source
+    from ..parsers import parse_source
 
     try:
         report = parse_source(src)
@@ -99,7 +99,7 @@ def prepare_path(path: str, max_bytes: int = DEFAULT_MAX_BYTES, config: dict | N
 def prepare_bytes(name: str, data: bytes, max_bytes: int = DEFAULT_MAX_BYTES,
                   config: dict | None = None) -> list[Prepared | Failed]:
     """Uploaded bytes (plain, .gz or .zip) to one result per report, with the same limits as files."""
-    from ..parse import source as src_mod
+    from ..parsers import source as src_mod
 
     try:
         if data[:2] == b"\x1f\x8b":

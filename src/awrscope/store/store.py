@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Iterator
 
 from .. import __version__
-from ..parse.source import DEFAULT_MAX_BYTES, Source, expand_inputs
+from ..parsers.source import DEFAULT_MAX_BYTES, Source, expand_inputs
 from .backend import Connection, connect, default_url
 from .backend import migrate as _migrate
 from .ingest import COMPRESSION, Failed, Prepared, decompress, prepare
@@ -112,7 +112,7 @@ class Store:
         """Import files, directories, globs and archives. Parsing runs on ``jobs`` processes;
         the writes stay in this process, one transaction per report."""
         from ..errors import AwrscopeError
-        from ..parse.source import read_sources
+        from ..parsers.source import read_sources
 
         results: list[ImportResult] = []
 
@@ -300,7 +300,7 @@ class Store:
                       until: str | None = None, config: dict | None = None) -> list[dict]:
         """awrscope.trend windows of one database's reports, in time order. Rows stored before
         migration 002 get theirs computed from the stored bytes once, then kept."""
-        from ..parse import parse_source
+        from ..parsers import parse_source
         from .ingest import trend_windows_json
 
         where, params = self._where(db=db, instance=instance, since=since, until=until)

@@ -99,8 +99,8 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     def report_of(rid: int):
         """The parsed Report of a stored report (for histograms, I/O and section tables), from its stored bytes.
         Those bytes were parsed once in a worker when uploaded; a few recent ones are kept in memory."""
-        from ..parse import parse_source
-        from ..parse.source import Source
+        from ..parsers import parse_source
+        from ..parsers.source import Source
 
         with store() as s:
             raw = s.raw(rid)

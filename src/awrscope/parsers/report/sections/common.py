@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from ...model import ParseIssue, Row, Section, make_section
-from ..numbers import _MEMO as _NUMBER_MEMO, OVERFLOW, parse_number
+from ....model import ParseIssue, Row, Section, make_section
+from ...numbers import _MEMO as _NUMBER_MEMO, OVERFLOW, parse_number
 from ..raw import Block, RawTable
 
 # Conversion factors between time units, to the field's unit.

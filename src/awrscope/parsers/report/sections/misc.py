@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ...model import ParseIssue, Row, Section, make_section
-from ..numbers import parse_number
+from ....model import ParseIssue, Row, Section, make_section
+from ...numbers import parse_number
 from ..raw import Block
 from .common import Col, header_time_unit, simple_table_section
 

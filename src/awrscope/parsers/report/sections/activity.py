@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from ...model import ParseIssue, Row, Section, make_section
-from ..names import canonical_stat
-from ..numbers import parse_number
+from ....model import ParseIssue, Row, Section, make_section
+from ....oracle.statistics import canonical_stat
+from ...numbers import parse_number
 from ..raw import Block
 from .common import Col, kv_pairs, kv_section, simple_table_section, table_or_kv
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from ...model import ParseIssue, Row, Section, make_section
-from ..names import canonical_event
-from ..numbers import parse_number
+from ....model import ParseIssue, Row, Section, make_section
+from ....oracle.events import canonical_event
+from ...numbers import parse_number
 from ..raw import Block
 from .common import Col, match_columns, simple_table_section, squash
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ...model import ParseIssue, Section
+from ....model import ParseIssue, Section
 from ..raw import Block
 from . import activity, events, io, misc
 

@@ -1,5 +1,5 @@
-"""Event and statistic names: full names for names the text report truncated,
-aliases, and the idle-event list (spec A.6, P03, P11, P25)."""
+"""Wait events as data: full names for names the text report truncated, aliases, and
+the idle-event list (spec A.6, P03, P11, P25). Read by the parsers, metrics and rules alike."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -74,6 +74,41 @@ def is_idle(event: str, wait_class: str | None = None) -> bool:
     return event.strip().lower() in IDLE_EVENTS
 
 
+# Events whose per-event metrics (fg_time_s/pct_db_time/avg_ms[...]) are always published when printed.
+WRITE_PATH_EVENTS = (
+    "log file sync", "log file switch (checkpoint incomplete)", "log file switch (archiving needed)",
+    "log file switch completion", "log file switch (private strand flush incomplete)", "log buffer space",
+    "free buffer waits", "write complete waits", "direct path write temp", "direct path read temp",
+    "local write wait", "enq: RO - fast object reuse", "enq: KO - fast object checkpoint",
+    "enq: CR - block range reuse ckpt", "enq: US - contention", "undo segment extension",
+    "latch: redo allocation", "latch: redo copy", "latch: redo writing", "resmgr:cpu quantum",
+)
+
+REUSE_EVENTS = ("local write wait", "enq: RO - fast object reuse", "enq: KO - fast object checkpoint",
+                "enq: CR - block range reuse ckpt")
+
+CPU_ROWS = {"cpu time", "db cpu"}
+
+BACKGROUND_ONLY = {"log file parallel write", "db file parallel write", "control file parallel write",
+                   "log file sequential read", "log file single write", "lgwr wait for redo copy", "log archive i/o",
+                   "arch wait on sendreq", "lns wait on sendreq", "lgwr-lns wait on channel", "sync remote write",
+                   "target log write size"}
+
+# RMAN channel waits printed in the system-wide section of AWR 10g/Statspack are not part of DB time
+NOT_DB_TIME_PREFIXES = ("rman backup", "backup:")
+
+
+_IDLE_LOWER = tuple(sorted(IDLE_EVENTS))
+
+
+def is_idle_event(name: str, wait_class: str | None) -> bool:
+    """Idle test that also knows names truncated by the text report (26/30/33 characters)."""
+    if is_idle(name, wait_class):
+        return True
+    low = " ".join(name.lower().split())
+    return len(low) >= 20 and any(e.startswith(low) for e in _IDLE_LOWER)
+
+
 @lru_cache(maxsize=4096)
 def canonical_event(name: str) -> str:
     """Expand a truncated or aliased event name to its full name."""
@@ -92,40 +127,4 @@ def canonical_event(name: str) -> str:
                 return full
     if low.startswith("log file switch") and "ck" in low[15:]:
         return "log file switch (checkpoint incomplete)"
-    return name
-
-
-# Instance activity statistics whose printed names are cut to 32 characters (A.4.6).
-STATISTICS = (
-    "redo blocks checksummed by FG (exclusive)", "redo blocks checksummed by LGWR",
-    "physical writes direct temporary tablespace", "physical reads direct temporary tablespace",
-    "rollback changes - undo records applied", "data blocks consistent reads - undo records applied",
-    "DBWR thread checkpoint buffers written", "DBWR tablespace checkpoint buffers written",
-    "DBWR parallel query checkpoint buffers written", "physical write total multi block requests",
-    "physical read total multi block requests", "redo synch time overhead (usec)",
-    "physical write total bytes optimized", "redo write info find fail", "redo synch long waits",
-    "physical writes non checkpoint", "physical writes from cache", "background checkpoints completed",
-    "background checkpoints started", "physical write IO requests", "physical write total IO requests",
-    "physical read total IO requests", "redo write time (usec)", "redo synch time (usec)",
-    "redo write worker delay (usec)", "redo write worker delay count", "redo synch poll writes",
-    "DBWR object drop buffers written", "DBWR transaction table writes", "DBWR undo block writes",
-    "DBWR checkpoint buffers written", "workarea executions - optimal", "workarea executions - onepass",
-    "workarea executions - multipass", "temp space allocated (bytes)", "redo buffer allocation retries",
-    "redo log space wait time", "redo log space requests", "undo change vector size",
-    "transaction rollbacks", "user rollbacks", "user commits", "redo writes", "redo write time",
-    "redo wastage", "redo size", "redo blocks written", "redo entries", "redo synch writes",
-    "redo synch time", "physical writes", "physical writes direct", "CPU used by this session",
-    "execute count", "sorts (disk)", "sorts (memory)", "redo size for direct writes",
-)
-
-
-@lru_cache(maxsize=8192)
-def canonical_stat(name: str) -> str:
-    """Expand a statistic name cut at 32 characters when the prefix is unique."""
-    low = " ".join(name.lower().split())
-    if len(low) < 30:
-        return name
-    matches = [full for full in STATISTICS if full.lower().startswith(low)]
-    if len(matches) == 1:
-        return matches[0]
     return name

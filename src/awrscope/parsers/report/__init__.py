@@ -1,52 +1,22 @@
-"""From bytes or text to a :class:`~awrscope.model.Report`.
-
-``parse_text`` is pure; ``parse_path`` reads files (see :mod:`.source`).
-"""
+"""The AWR and Statspack family: instance, RAC global and compare-period reports, text
+and HTML. Text and HTML differ only in how raw blocks are cut (``text/``, ``html/``);
+one format-agnostic mapper per section (``sections/``) turns blocks into records."""
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 
-from ..errors import InputError, NotAReportError, UnsupportedReportError
-from ..model import Header, ParseIssue, Report, Row, Section, make_section
-from .detect import Detected, detect
+from ...model import ParseIssue, Report, Section, make_section
+from ...oracle.events import is_idle
+from ..detect import Detected
 from .header import db_from_titles, parse_header, parse_header_tables
-from .names import is_idle
 from .raw import HTML_HEADER_TITLE, Block
-from .sections import lookup
 from .reconcile import reconcile
-from .source import Source, decode, looks_binary, read_sources
+from .sections import lookup
 from .text import blocks_from_text, normalise_lines
 
-_NOT_ANALYSED = {
-    "ash": "an ASH report (ashrpt): recognised, but awrscope does not analyse ASH reports yet",
-    "addm": "an ADDM report: recognised, but awrscope does not analyse ADDM reports yet",
-}
 
-
-def parse_source(src: Source) -> Report:
-    if not src.data.strip():
-        raise NotAReportError(f"{src.name}: the file is empty")
-    if looks_binary(src.data):
-        raise NotAReportError(f"{src.name}: binary data, not an AWR or Statspack report")
-    text, _encoding = decode(src.data)
-    report = parse_text(text, name=src.name)
-    report.source_path = src.name
-    report.source_sha256 = src.sha256
-    report.source_bytes = src.size
-    return report
-
-
-def parse_path(path: str) -> list[Report]:
-    return [parse_source(s) for s in read_sources(path)]
-
-
-def parse_text(text: str, name: str = "<text>") -> Report:
-    det = detect(text)
-    if det.kind is None:
-        raise NotAReportError(f"{name}: not an AWR or Statspack report (no report header found)")
-    if det.kind in _NOT_ANALYSED:
-        raise UnsupportedReportError(f"{name}: {_NOT_ANALYSED[det.kind]}", det.kind)
+def parse_report(det: Detected, text: str) -> Report:
+    """The typed Report of an AWR or Statspack report ``det`` detected in ``text``."""
     if det.format == "html":
         from .html import blocks_from_html  # imported lazily: text users never pay for it
 
@@ -84,7 +54,7 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
         if not header.db_name and db:
             header.db_name = db
         if not header.instances and inst:
-            from ..model import Instance
+            from ...model import Instance
             header.instances = [Instance(inst)]
     _check_validity(report, text)
     _derive_times(report)
@@ -277,17 +247,3 @@ def _response_time_8i(report: Report) -> float | None:
             t -= b.get("time_s") or 0.0
         fg_wait += max(t, 0.0)
     return cpu / 100.0 + fg_wait
-
-
-def parse(path_or_text: str | os.PathLike) -> Report:
-    """Parse one report from a path, or from the report text itself."""
-    s = os.fspath(path_or_text)
-    if "\n" not in s and len(s) < 4096 and (os.path.exists(s) or not s.strip().startswith("<")):
-        reports = parse_path(s)
-        if len(reports) != 1:
-            raise InputError(f"{s}: holds {len(reports)} reports; use parse_path() for archives")
-        return reports[0]
-    return parse_text(s)
-
-
-__all__ = ["parse", "parse_path", "parse_text", "parse_source", "Header", "Row"]

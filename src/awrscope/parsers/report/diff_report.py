@@ -16,7 +16,7 @@ period is a :class:`Report` like any other; the Diff columns become
 """
 from __future__ import annotations
 
-from ..model import Header, ParseIssue, Report, Section
+from ...model import Header, ParseIssue, Report, Section
 from .header import parse_header_tables
 from .raw import Block, RawTable
 from .sections import lookup

@@ -2,8 +2,8 @@
 IO Stats, Buffer Pool Statistics, Checkpoint Activity, Instance Recovery."""
 from __future__ import annotations
 
-from ...model import ParseIssue, Row, Section, make_section
-from ..numbers import parse_number
+from ....model import ParseIssue, Row, Section, make_section
+from ...numbers import parse_number
 from ..raw import Block, RawTable
 from .common import Col, match_columns, squash, simple_table_section, table_or_kv, table_rows, units_of
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from ..model import Header, Instance, ParseIssue, Snapshot
-from .numbers import parse_number
+from ...model import Header, Instance, ParseIssue, Snapshot
+from ..numbers import parse_number
 from .text.tables import read_block
-from .timefmt import parse_time
+from ..timefmt import parse_time
 
 _ELAPSED = re.compile(r"^\s*Elapsed:\s*([\d,.]+)\s*\(mins?\)", re.I)
 _DBTIME = re.compile(r"DB\s*time:\s*([\d,.]+)\s*\(mins?\)", re.I)

@@ -4,7 +4,7 @@ Run once per report after the sections are mapped. Every repair is reported as a
 """
 from __future__ import annotations
 
-from ..model import ParseIssue, Report, Row, make_section
+from ...model import ParseIssue, Report, Row, make_section
 
 _HISTOGRAMS = ("wait_histogram", "wait_histogram_32ms", "wait_histogram_us")
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import re
 
-from ..model import Header, Instance, ParseIssue, Row, Section, Snapshot, make_section
-from .numbers import parse_number
+from ...model import Header, Instance, ParseIssue, Row, Section, Snapshot, make_section
+from ..numbers import parse_number
 from .raw import Block, RawTable
 from .sections import events, io
 from .sections.common import squash
-from .timefmt import parse_time
+from ..timefmt import parse_time
 
 # Global column names -> the single-instance names the section mappers know.
 _COLUMN_ALIASES = {

@@ -1,0 +1,188 @@
+"""Time base and wait events: DB time, elapsed, CPU, foreground/background event times
+(spec M01-M12), the per-event write-path metrics and the LGWR histogram tail."""
+from __future__ import annotations
+
+import re
+
+from ..model import Report
+from ..oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES, WRITE_PATH_EVENTS, is_idle_event
+from .builder import Builder, row_source
+from .catalog import BY_ID
+from .values import EventTime, Source
+
+
+def collect_events(b: Builder) -> None:
+    r, m = b.r, b.m
+    bg_sec = r.sections.get("wait_events_bg")
+    if bg_sec is not None:
+        for row in bg_sec:
+            t = row.values.get("time_s")
+            if row.name and t is not None and not is_idle_event(row.name, row.text.get("wait_class")):
+                m.bg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "bg",
+                                                          (row_source("wait_events_bg", row, "time_s"),),
+                                                          printed_avg_ms=row.values.get("avg_wait_ms"))
+    fg_sec = r.sections.get("wait_events_fg")
+    all_sec = r.sections.get("wait_events")
+    if fg_sec is not None:
+        m.event_basis = "fg"
+        for row in fg_sec:
+            t = row.values.get("time_s")
+            if row.name and t is not None and not is_idle_event(row.name, row.text.get("wait_class")):
+                m.fg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "fg",
+                                                          (row_source("wait_events_fg", row, "time_s"),),
+                                                          wait_class=row.text.get("wait_class"),
+                                                          printed_avg_ms=row.values.get("avg_wait_ms"))
+    elif all_sec is not None:
+        # Statspack / AWR 10g: "Wait Events" is system-wide; FG = all - BG (spec M12, P09).
+        m.event_basis = "all-bg" if bg_sec is not None else "all"
+        for row in all_sec:
+            t = row.values.get("time_s")
+            if not row.name or t is None or is_idle_event(row.name, row.text.get("wait_class")):
+                continue
+            srcs = [row_source("wait_events", row, "time_s")]
+            w = row.values.get("waits")
+            bg = m.bg_events.get(row.name.lower())
+            if bg is None and (row.name.lower() in BACKGROUND_ONLY or row.name.lower().startswith(NOT_DB_TIME_PREFIXES)):
+                m.bg_events[row.name.lower()] = EventTime(row.name, t, w, "all", tuple(srcs),
+                                                          printed_avg_ms=row.values.get("avg_wait_ms"))
+                continue
+            if bg is not None:
+                t = max(0.0, t - bg.time_s)
+                if w is not None and bg.waits is not None:
+                    w = max(0.0, w - bg.waits)
+                srcs += list(bg.sources)
+            m.fg_events[row.name.lower()] = EventTime(row.name, t, w, m.event_basis, tuple(srcs),
+                                                      wait_class=row.text.get("wait_class"))
+    elif r.sections.get("top_events") is not None:
+        # Last resort: the Top-N projection (system-wide in SP, P04). Low precision.
+        m.event_basis = "top"
+        for row in r.sections["top_events"]:
+            t = row.values.get("time_s")
+            if not row.name or t is None or row.name.lower() in CPU_ROWS or is_idle_event(row.name, row.text.get("wait_class")):
+                continue
+            et = EventTime(row.name, t, row.values.get("waits"), "top", (row_source("top_events", row, "time_s"),),
+                           wait_class=row.text.get("wait_class"), printed_avg_ms=row.values.get("avg_wait_ms"))
+            if row.name.lower() in BACKGROUND_ONLY:
+                # background-only events never count as foreground time; keep them as BG evidence (M31)
+                m.bg_events.setdefault(row.name.lower(), et)
+                continue
+            m.fg_events[row.name.lower()] = et
+
+def time_base(b: Builder) -> None:
+    r, m = b.r, b.m
+    h = r.header
+    if r.elapsed_s is not None:
+        b.put("elapsed_s", r.elapsed_s, [Source("header", "Elapsed", "elapsed_min", h.line, h.elapsed_min)])
+    else:
+        b.miss("elapsed_s")
+    tm, tm_src = b.time_model("DB time")
+    estimated = any("db_time_s is estimated" in i.message or ("estimat" in i.message.lower() and "db time" in i.message.lower())
+                    for i in r.issues)
+    if r.db_time_s is not None:
+        if estimated:
+            m.db_time_confidence, m.db_time_basis = "low", "estimated: CPU used by this session + FG non-idle waits"
+            b.put("db_time_s", r.db_time_s, [tm_src or Source("header", "DB Time", "estimated", h.line, r.db_time_s)],
+                  note="Statspack before 10g has no DB time; estimated by the parser (spec M02) - shares are approximate",
+                  low=True)
+        else:
+            m.db_time_basis = "time model" if tm_src else "header"
+            b.put("db_time_s", r.db_time_s, [tm_src or Source("header", "DB Time", "db_time_min", h.line, h.db_time_min)])
+    else:
+        base = _call_time_base(r)
+        if base is not None:
+            value, src = base
+            m.db_time_confidence, m.db_time_basis = "low", "Top-N %Total base (includes background waits)"
+            b.put("db_time_s", value, [src], low=True,
+                  note="no DB time in the report: total call/elapsed time implied by the Top-N %Total column is used; "
+                       "it includes background waits (P07), so shares are approximate")
+        else:
+            m.db_time_confidence, m.db_time_basis = "low", "none"
+            b.miss("db_time_s")
+    e, dbt = m.v("elapsed_s"), m.v("db_time_s")
+    b.ratio("aas", dbt, e, [])
+    cpu, cpu_src = b.time_model("DB CPU")
+    if cpu is None:
+        top = r.sections.get("top_events")
+        for row in (top or ()):
+            if row.name and row.name.lower() in CPU_ROWS and row.values.get("time_s") is not None:
+                cpu, cpu_src = row.values["time_s"], row_source("top_events", row, "time_s")
+                break
+    if cpu is None:
+        v, s, _ = b.stat("CPU used by this session")
+        if v is not None:
+            cpu, cpu_src = v / 100.0, s
+    b.put("db_cpu_s", cpu, [cpu_src])
+    busy, bs = b.os_stat("BUSY_TIME")
+    idle, is_ = b.os_stat("IDLE_TIME")
+    if busy is not None and idle is not None and busy + idle > 0:
+        b.put("host_cpu_busy_pct", 100.0 * busy / (busy + idle), [bs, is_])
+    else:
+        hc = r.sections.get("host_cpu")
+        row = hc.rows[0] if hc and hc.rows else None
+        if row is not None and row.values.get("pct_idle") is not None:
+            b.put("host_cpu_busy_pct", 100.0 - row.values["pct_idle"], [row_source("host_cpu", row, "pct_idle")],
+                  note="100 - Host CPU %Idle")
+        else:
+            b.miss("host_cpu_busy_pct")
+    ow, os_ = b.os_stat("OS_CPU_WAIT_TIME")
+    b.ratio("os_cpu_wait_share", ow, busy, [os_, bs])
+    ncpu, ns = b.os_stat("NUM_CPUS")
+    if ncpu is None and h.cpus:
+        ncpu, ns = float(h.cpus), Source("header", "CPUs", "cpus", h.line, float(h.cpus))
+    bgcpu, bgs = b.time_model("background cpu time")
+    if cpu is not None and ncpu and e:
+        b.put("cpu_demand_ratio", (cpu + (bgcpu or 0.0)) / (ncpu * e), [cpu_src, bgs, ns],
+              note=None if bgcpu is not None else "background cpu time not printed: DB CPU only")
+    else:
+        b.miss("cpu_demand_ratio")
+    rm = m.fg("resmgr:cpu quantum")
+    if dbt and m.event_basis:
+        b.put("rsrc_mgr_wait_share", 100.0 * (rm.time_s if rm else 0.0) / dbt, rm.sources if rm else ())
+    else:
+        b.miss("rsrc_mgr_wait_share")
+
+def _call_time_base(r: Report):
+    """DB-time proxy when the report has none: time / (%Total/100) of the largest Top-N row."""
+    top = r.sections.get("top_events")
+    best = None
+    for row in (top or ()):
+        t = row.values.get("time_s")
+        for f in ("pct_db_time", "pct_total_call_time", "pct_total_ela_time", "pct_total_wait_time"):
+            p = row.values.get(f)
+            if t and p and p > 0 and (best is None or t > best[0]):
+                best = (t, t / (p / 100.0), row_source("top_events", row, f))
+    return (best[1], best[2]) if best else None
+
+def event_metrics(b: Builder) -> None:
+    m = b.m
+    dbt = m.v("db_time_s")
+    for name in WRITE_PATH_EVENTS:
+        e = m.fg(name)
+        if e is None:
+            continue
+        low = e.basis == "top"
+        b.put(f"fg_time_s[{e.name}]", e.time_s, e.sources, unit="s", formula=BY_ID["fg_time_s"].formula, low=low)
+        if dbt:
+            b.put(f"pct_db_time[{e.name}]", 100.0 * e.time_s / dbt, e.sources, unit="%",
+                  formula=BY_ID["pct_db_time"].formula, low=low or m.db_time_confidence == "low")
+        if e.avg_ms is not None:
+            b.put(f"avg_ms[{e.name}]", e.avg_ms, e.sources, unit="ms", formula=BY_ID["avg_ms"].formula, low=low)
+    # LFPW histogram tail (M17)
+    for key in ("wait_histogram", "wait_histogram_32ms"):
+        sec = b.r.sections.get(key)
+        row = sec.row("log file parallel write") if sec else None
+        if row is not None:
+            tail, got = 0.0, False
+            for f, v in row.values.items():
+                mm = re.match(r"^(<=?|>=?)\s*(\d+(?:\.\d+)?)\s*(us|ms|s)$", f.strip())
+                if not mm:
+                    continue
+                got = True
+                upper_ms = float(mm.group(2)) * {"us": 1e-3, "ms": 1.0, "s": 1000.0}[mm.group(3)]
+                if (mm.group(1).startswith(">") or upper_ms > 8.0) and v:
+                    tail += v
+            if got:
+                b.put("lfpw_tail_share_8ms", tail, [row_source(key, row, "total_waits")])
+                break
+    else:
+        b.miss("lfpw_tail_share_8ms")

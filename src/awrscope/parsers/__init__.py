@@ -1,0 +1,62 @@
+"""From bytes or text to a :class:`~awrscope.model.Report`, whatever the input family.
+
+``source`` reads files and archives, ``detect`` names the family, and one package per
+family turns the text into the typed model: ``report`` (AWR and Statspack, text and
+HTML). ASH and ADDM reports are recognised and refused with a message until their
+families land beside ``report``. ``parse_text`` is pure; ``parse_path`` reads files.
+"""
+from __future__ import annotations
+
+import os
+
+from ..errors import InputError, NotAReportError, UnsupportedReportError
+from ..model import Header, Report, Row
+from .detect import detect
+from .source import Source, decode, looks_binary, read_sources
+
+_NOT_ANALYSED = {
+    "ash": "an ASH report (ashrpt): recognised, but awrscope does not analyse ASH reports yet",
+    "addm": "an ADDM report: recognised, but awrscope does not analyse ADDM reports yet",
+}
+
+
+def parse_source(src: Source) -> Report:
+    if not src.data.strip():
+        raise NotAReportError(f"{src.name}: the file is empty")
+    if looks_binary(src.data):
+        raise NotAReportError(f"{src.name}: binary data, not an AWR or Statspack report")
+    text, _encoding = decode(src.data)
+    report = parse_text(text, name=src.name)
+    report.source_path = src.name
+    report.source_sha256 = src.sha256
+    report.source_bytes = src.size
+    return report
+
+
+def parse_path(path: str) -> list[Report]:
+    return [parse_source(s) for s in read_sources(path)]
+
+
+def parse_text(text: str, name: str = "<text>") -> Report:
+    det = detect(text)
+    if det.kind is None:
+        raise NotAReportError(f"{name}: not an AWR or Statspack report (no report header found)")
+    if det.kind in _NOT_ANALYSED:
+        raise UnsupportedReportError(f"{name}: {_NOT_ANALYSED[det.kind]}", det.kind)
+    from .report import parse_report  # the AWR/Statspack family
+
+    return parse_report(det, text)
+
+
+def parse(path_or_text: str | os.PathLike) -> Report:
+    """Parse one report from a path, or from the report text itself."""
+    s = os.fspath(path_or_text)
+    if "\n" not in s and len(s) < 4096 and (os.path.exists(s) or not s.strip().startswith("<")):
+        reports = parse_path(s)
+        if len(reports) != 1:
+            raise InputError(f"{s}: holds {len(reports)} reports; use parse_path() for archives")
+        return reports[0]
+    return parse_text(s)
+
+
+__all__ = ["parse", "parse_path", "parse_text", "parse_source", "Header", "Row"]

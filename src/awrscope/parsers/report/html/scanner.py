@@ -1,0 +1,311 @@
+"""The forward scan: headings, loose text and notes between tables decide the titles;
+tables are only delimited and placed as lazy tables."""
+from __future__ import annotations
+
+import re
+
+from ....model import ParseIssue
+from ..raw import Block
+from ..text.tables import RawTable
+from .cells import (
+    _BLOCK_LEVEL,
+    _HEADINGS,
+    _NAME_END,
+    _RAW_TEXT,
+    _TAG,
+    MAX_ISSUES,
+    _attrs,
+    _decoded,
+    clean_cell,
+)
+from .tables import _LazyTable
+
+
+class _Splitter:
+    """Event handlers for what lies between tables, and the placement of each
+    table into the header or a titled block."""
+
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self.header_tables: list[RawTable] = []
+        self.issues: list[ParseIssue] = []
+        self.lineno = 1  # line of the last start tag: where text events are said to be
+        self._in_anchor = 0
+        self._heading: list[str] | None = None  # text of an open <h*>
+        self._heading_tag = ""
+        self._heading_line = 0
+        self._loose: list[str] = []  # text outside tables since the last table or heading
+        self._loose_line = 0
+        self._pending_title: tuple[str, int] | None = None  # heading not yet used by a table
+        self._note: list[str] | None = None
+        self._seen_section = False  # a heading other than h1 was met: header tables are over
+
+    # -- tags ----------------------------------------------------------------
+    def handle_starttag(self, tag: str) -> None:
+        if self._in_anchor and tag in _BLOCK_LEVEL:  # a block element closes an unclosed <a name=...>
+            self._in_anchor = 0
+        if tag == "br":
+            self._data("\n")
+        elif tag in _HEADINGS:
+            self._heading = []
+            self._heading_tag = tag
+            self._heading_line = self.lineno
+        elif tag == "a":
+            self._in_anchor += 1
+        elif tag == "li":
+            if self._note is not None:  # an <li> closes the previous one (AWR 10g never closes them)
+                self.handle_endtag("li")
+            self._note = []
+        elif tag == "p" and self._loose:
+            self._loose.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _HEADINGS and self._heading is not None:
+            title = clean_cell("".join(self._heading))
+            self._heading = None
+            if title:
+                self._pending_title = (title, self._heading_line)
+                self._loose = []
+                if self._heading_tag != "h1":
+                    self._seen_section = True
+        elif tag == "a":
+            self._in_anchor = max(0, self._in_anchor - 1)
+        elif tag == "li" and self._note is not None:
+            note = clean_cell("".join(self._note))
+            self._note = None
+            if note and self.blocks:
+                self.blocks[-1].notes.append(note)
+        elif tag in ("ul", "ol") and self._note is not None:
+            self.handle_endtag("li")
+
+    def handle_data(self, data: str) -> None:
+        self._data(data)
+
+    def _data(self, data: str) -> None:
+        if self._heading is not None:
+            self._heading.append(data)
+        elif self._note is not None:
+            self._note.append(data)
+        elif not self._in_anchor and data.strip():
+            if not self._loose:
+                self._loose_line = self.lineno
+            self._loose.append(data)
+
+    # -- tables ----------------------------------------------------------------
+    def place(self, table: RawTable, summary: str, line: int) -> list[RawTable]:
+        """Put a top-level table into the header or a block; returns the list it
+        went into (its nested tables follow it there)."""
+        loose = clean_cell(" ".join(self._loose)) if self._loose else ""
+        loose_line = self._loose_line
+        self._loose = []
+        if not self._seen_section and self._pending_title is None and not loose:
+            self.header_tables.append(table)
+            return self.header_tables
+        if not self._seen_section and not loose and self._pending_title and \
+                self._pending_title[0].upper().startswith("WORKLOAD REPOSITORY"):
+            self.header_tables.append(table)
+            return self.header_tables
+        if loose:
+            self._seen_section = True
+            self._new_block(loose.strip(), loose_line, table)
+        elif self._pending_title is not None:
+            self._seen_section = True
+            title, tline = self._pending_title
+            self._new_block(title, tline, table)
+        elif self.blocks:
+            self.blocks[-1].tables.append(table)
+        else:
+            self._new_block(summary or "table", line, table)
+        self._pending_title = None
+        return self.blocks[-1].tables
+
+    def _new_block(self, title: str, line: int, table: RawTable) -> None:
+        self.blocks.append(Block(title, line, [], [table], [], line, "html"))
+
+    def issue(self, level: str, line: int, message: str) -> None:
+        if len(self.issues) < MAX_ISSUES:
+            self.issues.append(ParseIssue(level, None, line, message))
+
+class _Lines:
+    """1-based line of a position, for positions met in increasing order:
+    each newline is counted once (``str.count`` from the last position)."""
+
+    __slots__ = ("text", "pos", "line")
+
+    def __init__(self, text: str):
+        self.text, self.pos, self.line = text, 0, 1
+
+    def at(self, pos: int) -> int:
+        if pos > self.pos:
+            self.line += self.text.count("\n", self.pos, pos)
+            self.pos = pos
+        return self.line
+
+class _Scanner:
+    """The forward scan: loose content through the handlers, tables delimited."""
+
+    def __init__(self, text: str, splitter: _Splitter):
+        self.text = text
+        low = text.lower()
+        if len(low) != len(text):  # a character whose lower case is longer: fold ASCII only
+            low = text.translate(_ASCII_LOWER)
+        self.low = low
+        self.splitter = splitter
+        self.lines = _Lines(text)
+        self.ahead = [-2] * len(_TABLE_EVENTS)  # next position of each of _TABLE_EVENTS (-1: none left)
+
+    def run(self) -> None:
+        text, sp = self.text, self.splitter
+        search = _TAG.search
+        pos, n = 0, len(text)
+        while pos < n:
+            m = search(text, pos)
+            if m is None:
+                self._data(text[pos:])
+                return
+            if m.start() > pos:
+                self._data(text[pos:m.start()])
+            name = m.group(2)
+            if name is None:
+                pos = self._skip_comment(m.end()) if m.group(4) else m.end()
+                continue
+            tag = name.lower()
+            if m.group(1):  # end tag
+                sp.handle_endtag(tag)
+                pos = m.end()
+                continue
+            sp.lineno = self.lines.at(m.end() - 1)
+            if tag == "table":
+                sp.handle_starttag(tag)
+                pos = self._table(m)
+            elif tag in _RAW_TEXT:
+                pos = self._skip_raw_text(tag, m.end())
+            else:
+                sp.handle_starttag(tag)
+                if m.group(3).endswith("/"):  # <x/>: an empty element
+                    sp.handle_endtag(tag)
+                pos = m.end()
+
+    def _data(self, raw: str) -> None:
+        self.splitter.handle_data(_decoded(raw))
+
+    def _skip_comment(self, pos: int) -> int:
+        end = self.text.find("-->", pos)
+        return len(self.text) if end < 0 else end + 3
+
+    def _skip_raw_text(self, tag: str, pos: int) -> int:
+        end = self.low.find("</" + tag, pos)
+        if end < 0:
+            return len(self.text)
+        close = self.text.find(">", end)
+        return len(self.text) if close < 0 else close + 1
+
+    def _table(self, start: re.Match) -> int:
+        """Delimit the table opened by ``start`` and the tables nested in it, and
+        place them (:meth:`_close`). Returns the position after the outermost
+        ``</table>``."""
+        text, low = self.text, self.low
+        stack = [_OpenTable(start, self.lines.at(start.end() - 1))]
+        pos = start.end()
+        while stack:
+            pos = self._next_table_event(pos)
+            if pos < 0:
+                break
+            if low.startswith("<!--", pos):
+                end = self._skip_comment(pos + 4)
+                stack[-1].holes.append((pos, end, self.lines.at(end)))
+                pos = end
+            elif low.startswith("</table", pos):
+                if pos + 7 < len(text) and text[pos + 7] not in _NAME_END:
+                    pos += 7
+                    continue
+                close = text.find(">", pos)
+                end = len(text) if close < 0 else close + 1
+                table = stack.pop()
+                table.content_end = pos
+                self._close(table, stack)
+                if stack:
+                    stack[-1].holes.append((table.start, end, self.lines.at(end)))
+                pos = end
+            else:
+                tag = "table" if low.startswith("<table", pos) else "script" if low.startswith("<script", pos) else "style"
+                after = pos + 1 + len(tag)
+                m = _TAG.match(text, pos) if after < len(text) and text[after] in _NAME_END else None
+                if m is None:
+                    pos = after
+                    continue
+                if tag == "table":
+                    stack.append(_OpenTable(m, self.lines.at(m.end() - 1)))
+                    pos = m.end()
+                else:
+                    end = self._skip_raw_text(tag, m.end())
+                    stack[-1].holes.append((pos, end, self.lines.at(end)))
+                    pos = end
+        # libxml2 closes what is open at the end of the input: so does this, with a warning
+        while stack:
+            table = stack.pop()
+            table.content_end = len(text)
+            self.splitter.issue("warning", table.line, "a table was not closed before the end of the file")
+            self._close(table, stack)
+            if stack:
+                stack[-1].holes.append((table.start, len(text), 0))
+        return pos if pos > start.end() else len(text)
+
+    def _next_table_event(self, pos: int) -> int:
+        """Position of the next ``<table``, ``</table``, ``<!--``, ``<script`` or
+        ``<style`` at or after ``pos`` (-1: none). Each needle's next position is
+        kept, so every needle scans the text once."""
+        best = -1
+        ahead = self.ahead
+        for k, needle in enumerate(_TABLE_EVENTS):
+            at = ahead[k]
+            if at < pos and at != -1:
+                at = ahead[k] = self.low.find(needle, pos)
+            if at >= 0 and (best < 0 or at < best):
+                best = at
+        return best
+
+    def _close(self, table: "_OpenTable", stack: list["_OpenTable"]) -> None:
+        """A nested table goes with its outer table, after it, in the order the
+        tables close; a top-level table is placed now."""
+        table.raw = self._raw_table(table)
+        if stack:
+            stack[-1].nested.append(table)
+            return
+        summary = _attrs(table.attrs).get("summary", "")[:300] if "summary" in table.attrs.lower() else ""
+        into = self.splitter.place(table.raw, summary, table.line)
+        todo = table.nested[::-1]  # depth first, each table before the ones inside it, without recursion
+        while todo:
+            inner = todo.pop()
+            into.append(inner.raw)
+            todo.extend(inner.nested[::-1])
+
+    def _raw_table(self, table: "_OpenTable") -> RawTable:
+        segments = []
+        a, a_line = table.content_start, table.line
+        for h0, h1, h1_line in table.holes:
+            if h0 > a:
+                segments.append((a, h0, a_line))
+            if h1 > a:
+                a, a_line = h1, h1_line
+        if table.content_end > a:
+            segments.append((a, table.content_end, a_line))
+        return _LazyTable(self.text, segments, table.line)
+
+_TABLE_EVENTS = ("<table", "</table", "<!--", "<script", "<style")
+
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+class _OpenTable:
+    __slots__ = ("start", "content_start", "content_end", "attrs", "line", "holes", "nested", "raw")
+
+    def __init__(self, m: re.Match, line: int):
+        self.start = m.start()
+        self.content_start = m.end()
+        self.content_end = m.end()
+        self.attrs = m.group(3)
+        self.line = line
+        # nested tables, comments, scripts (start, end, line at end): not this table's text
+        self.holes: list[tuple[int, int, int]] = []
+        self.nested: list[_OpenTable] = []  # tables inside, in the order they close
+        self.raw: RawTable | None = None

@@ -1,0 +1,348 @@
+"""Cutting a delimited table into rows and cells, lazily: a :class:`_LazyTable` holds
+offsets into the text and is cut when a section mapper first asks for its rows or columns."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from ..text.tables import RawTable
+from .cells import _ATTRS, _COLSPAN, _decoded, clean_cell
+
+
+def _column_names(header_rows: list[list[tuple[str, int]]]) -> list[str]:
+    """Header rows, colspans expanded, stacked into one name per column
+    (``Reads:`` over ``Data`` gives ``Reads: Data``, as the text reader does)."""
+    if not header_rows:
+        return []
+    grids: list[list[str]] = []
+    for cells in header_rows:
+        flat: list[str] = []
+        for text, span in cells:
+            flat.extend([text] * span)
+        grids.append(flat)
+    width = max(len(g) for g in grids)
+    if len(grids) == 1:
+        return grids[0]
+    # Only the last header row has one cell per data column; upper rows span groups.
+    names = []
+    for k in range(width):
+        parts = [g[k] for g in grids if k < len(g) and g[k]]
+        names.append(" ".join(parts))
+    return names
+
+_COLUMNS_SLOT = RawTable.__dict__["columns"]
+
+_RAW_ROWS_SLOT = RawTable.__dict__["raw_rows"]
+
+_ROWS_SLOT = RawTable.__dict__["_rows"]
+
+class _LazyTable(RawTable):
+    """A table still as offsets into the report text: columns, rows and raw
+    rows are cut on first access (:func:`_cut_table`)."""
+
+    __slots__ = ("_text", "_segments")
+
+    def __init__(self, text: str, segments: list[tuple[int, int, int]], line: int):
+        self._text = text
+        self._segments = segments
+        self.spans = []
+        self.header_line = line
+        self._owner = None
+
+    def _load_columns(self) -> None:
+        """Columns from the header rows alone (they precede every data row);
+        a table without header rows takes its width from all its rows."""
+        header_rows, _ = _cut_table(self._text, self._segments, self.header_line, header_only=True)
+        if header_rows:
+            _COLUMNS_SLOT.__set__(self, _column_names(header_rows))
+        else:
+            self._load()
+
+    def _load(self) -> None:
+        text, self._text = self._text, None
+        header_rows, rows = _cut_table(text, self._segments, self.header_line)
+        self._segments = None
+        columns = _column_names(header_rows)
+        if not columns and rows:
+            columns = [""] * max(len(c) for _, c in rows)
+        try:
+            _COLUMNS_SLOT.__get__(self)
+        except AttributeError:
+            _COLUMNS_SLOT.__set__(self, columns)
+        _ROWS_SLOT.__set__(self, rows)
+
+    @property
+    def columns(self) -> list[str]:
+        try:
+            return _COLUMNS_SLOT.__get__(self)
+        except AttributeError:  # not read yet
+            self._load_columns()
+            return _COLUMNS_SLOT.__get__(self)
+
+    @columns.setter
+    def columns(self, value: list[str]) -> None:
+        if self._text is not None:
+            self._load()
+        _COLUMNS_SLOT.__set__(self, value)
+
+    @property
+    def raw_rows(self) -> list[tuple[int, str]]:
+        """Rows as text (cells joined by two spaces), made on first access: few mappers read them."""
+        try:
+            return _RAW_ROWS_SLOT.__get__(self)
+        except AttributeError:
+            raw_rows = [(ln, "  ".join(cells)) for ln, cells in self.rows]
+            _RAW_ROWS_SLOT.__set__(self, raw_rows)
+            return raw_rows
+
+    @raw_rows.setter
+    def raw_rows(self, value: list[tuple[int, str]]) -> None:
+        if self._text is not None:
+            self._load()
+        _RAW_ROWS_SLOT.__set__(self, value)
+
+    @property
+    def rows(self) -> list[tuple[int, list[str]]]:
+        if self._text is not None:
+            self._load()
+        return _ROWS_SLOT.__get__(self)
+
+    @rows.setter
+    def rows(self, value: list[tuple[int, list[str]]]) -> None:
+        if self._text is not None:
+            self._load()
+        _ROWS_SLOT.__set__(self, value)
+
+# Cleaned text of a cell by its raw text: AWR tables repeat values (0, 0.0,
+# wait classes, units) and cleaning is pure.
+_CLEAN_CACHE: dict[str, str] = {}
+
+_CLEAN_CACHE_MAX = 50_000
+
+def _clean_cached(raw: str) -> str:
+    text = _CLEAN_CACHE.get(raw)
+    if text is None:
+        if len(_CLEAN_CACHE) > _CLEAN_CACHE_MAX:
+            _CLEAN_CACHE.clear()
+        text = _CLEAN_CACHE[raw] = clean_cell(_decoded(raw))
+    return text
+
+# A tag that is not a row, cell or row group: the table needs _cut_marked_up.
+_MARKUP = re.compile(r"<(?!/?(?:t[rdh]|tbody|thead|tfoot)[\s/>])", re.I)
+
+_ROW_TAG = re.compile(r"<tr(?=[\s/>])", re.I)
+
+_HEADER_ROWS_LOOKED_AT = 6  # AWR prints at most 3 header rows; the first data row ends the look
+
+_CELL_TEXT = re.compile(r"<[tT][dhDH](?=[\s/>])" + _ATTRS.replace("((?:", "(?:(?:", 1) + r">([^<]*+)")
+
+# The same, twice as fast, for tables without a quoted attribute value holding '>'.
+_CELL_TEXT_PLAIN = re.compile(r"<[tT][dhDH](?=[\s/>])[^>]*+>([^<]*+)")
+
+_QUOTED_GT = re.compile(r"""="[^"<>]*>|='[^'<>]*>""")
+
+# Inline tags inside cells (SQL id links, <div>/<span> wrappers) on one line:
+# dropping them leaves the cell text and the line numbers as they were.
+_INLINE = re.compile(r"</?(?:a|span|div|font|b|i)(?=[\s/>])[^<>\n]*+>", re.I)
+
+_CELL = re.compile(r"<[tT]([dhDH])(?=[\s/>])" + _ATTRS + r">([^<]*+)")
+
+# Any tag with the text after it, for tables with markup inside cells.
+_TAG_AND_TEXT = re.compile(r"<(?:(/\s*+)?([A-Za-z][A-Za-z0-9:_.-]*+)" + _ATTRS + r">|![^>]*+>|\?[^>]*+>|)([^<]*+)")
+
+def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int,
+               header_only: bool = False) -> tuple[list[list[tuple[str, int]]], list[tuple[int, list[str]]]]:
+    """(header rows, rows of cleaned cells) of a table: <th> rows before the
+    first data row are header rows, colspans expanded into blank cells.
+    ``header_only`` stops at the first data row."""
+    if not segments:
+        return [], []
+    if header_only and len(segments) == 1:  # header rows come first: look at the first rows only
+        a, b, a_line = segments[0]
+        starts = _ROW_TAG.finditer(text, a, b)
+        for _ in range(_HEADER_ROWS_LOOKED_AT):
+            if next(starts, None) is None:
+                break
+        else:
+            nxt = next(starts, None)
+            if nxt is not None:
+                header_rows, rows = _cut_table(text, [(a, nxt.start(), a_line)], line)
+                if rows:  # the first data row was among them: the header rows are complete
+                    return header_rows, rows
+    parts, bases, off = [], [], 0
+    for a, b, a_line in segments:
+        bases.append((off, a_line))
+        parts.append(text[a:b])
+        off += b - a
+    own = parts[0] if len(parts) == 1 else "".join(parts)
+    with_spans = "olspan" in own or "olSpan" in own or "OLSPAN" in own
+    if len(bases) == 1:
+        plain = own
+        if _MARKUP.search(own) is not None:
+            plain = _INLINE.sub("", own)
+            if _MARKUP.search(plain) is not None:
+                plain = None
+        if plain is not None:
+            cut = _cut_rows(plain, bases[0][1], with_spans, header_only)
+            if cut is not None:
+                return cut
+    return _cut_marked_up(own, _JoinedLines(own, bases), with_spans, header_only)
+
+class _JoinedLines:
+    """Lines of positions in a table's own text (its segments joined)."""
+
+    __slots__ = ("own", "offsets", "bases", "pos", "line", "k")
+
+    def __init__(self, own: str, bases: list[tuple[int, int]]):
+        self.own = own
+        self.offsets = [o for o, _ in bases]
+        self.bases = bases
+        self.pos, self.line, self.k = 0, bases[0][1], 0
+
+    def at(self, pos: int) -> int:
+        k = bisect_right(self.offsets, pos) - 1 if len(self.offsets) > 1 else 0
+        if k != self.k or pos < self.pos:
+            self.k = k
+            self.pos, self.line = self.bases[k]
+        self.line += self.own.count("\n", self.pos, pos)
+        self.pos = pos
+        return self.line
+
+def _colspan(attrs: str) -> int:
+    m = _COLSPAN.search(attrs)
+    if m is None or not m.group(1):
+        return 1
+    return max(1, min(int(m.group(1)), 64))
+
+def _cut_rows(own: str, line: int, with_spans: bool, header_only: bool):
+    """Rows of a table whose tags are all <tr>/<td>/<th> (and row groups), or
+    None when a cell comes before the first <tr>. The text is split at
+    each <tr>, a row's cell texts are one findall, and cleaned through the
+    cache in one map. Rows that may be header rows (before the first data
+    row), and rows with colspans or <td/>, take the per-cell way."""
+    rows: list[tuple[int, list[str]]] = []
+    header_rows: list[list[tuple[str, int]]] = []
+    chunks = _ROW_TAG.split(own)
+    if _CELL.search(chunks[0]):  # a cell before any <tr>: an implied row
+        return None
+    line += chunks[0].count("\n")
+    get, clean = _CLEAN_CACHE.get, _clean_cached
+    cell_texts = (_CELL_TEXT if _QUOTED_GT.search(own) else _CELL_TEXT_PLAIN).findall
+    for chunk in chunks[1:]:
+        row_line = line + chunk.count("\n", 0, chunk.find(">"))  # the '>' of <tr ...>, as libxml2 counts
+        line += chunk.count("\n")
+        if rows and not (with_spans and ("pan" in chunk or "PAN" in chunk)) and "/>" not in chunk:
+            raws = cell_texts(chunk)
+            if raws:
+                cells = list(map(get, raws))
+                if None in cells:
+                    cells = [clean(raw) if c is None else c for c, raw in zip(cells, raws)]
+                rows.append((row_line, cells))
+            continue
+        texts, spans, has_th, row_is_header = [], None, False, True
+        for kind, attrs, raw in _CELL.findall(chunk):
+            text = "" if attrs.endswith("/") else get(raw)  # <td/>: an empty cell
+            if text is None:
+                text = clean(raw)
+            if with_spans:
+                span = _colspan(attrs) if ("pan" in attrs or "PAN" in attrs) else 1
+                if span != 1 and spans is None:
+                    spans = [1] * len(texts)
+                if spans is not None:
+                    spans.append(span)
+            if kind == "h" or kind == "H":
+                has_th = True
+            elif text:
+                row_is_header = False
+            texts.append(text)
+        if texts:
+            _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+            if header_only and rows:
+                break
+    return header_rows, rows
+
+def _cut_marked_up(own: str, lines: _JoinedLines, with_spans: bool, header_only: bool):
+    """Rows of a table with other tags inside (links, <b>, <br>, <tbody>):
+    every tag is looked at; a cell's text is all the text inside it, <br> a
+    line break; a <td> before any <tr> opens a row."""
+    rows: list[tuple[int, list[str]]] = []
+    header_rows: list[list[tuple[str, int]]] = []
+    texts: list[str] | None = None
+    spans: list[int] | None = None
+    has_th = False
+    row_is_header = True
+    row_line = 0
+    cell: list[str] | None = None
+    cell_is_th = False
+    cell_span = 1
+
+    def close_cell() -> None:
+        nonlocal cell, row_is_header, spans
+        text = _clean_cached(cell[0]) if len(cell) == 1 else clean_cell(_decoded("".join(cell)))
+        if not cell_is_th and text:
+            row_is_header = False
+        if with_spans:
+            if cell_span != 1 and spans is None:
+                spans = [1] * len(texts)
+            if spans is not None:
+                spans.append(cell_span)
+        texts.append(text)
+        cell = None
+
+    for m in _TAG_AND_TEXT.finditer(own):
+        close, name, attrs, tail = m.groups()
+        if name is None:
+            if cell is not None and m.group(0).startswith("<") and not m.group(0).startswith(("<!", "<?")):
+                cell.append("<" + tail)  # a bare '<' is text
+            elif cell is not None:
+                cell.append(tail)
+            continue
+        tag = name.lower()
+        if tag == "tr" or tag == "td" or tag == "th":
+            if cell is not None:
+                close_cell()
+            if tag == "tr" or (texts is None and not close):
+                if texts:
+                    _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+                    if header_only and rows:
+                        return header_rows, rows
+                if tag == "tr" and close:
+                    texts = None
+                    continue
+                texts, spans, has_th, row_is_header = [], None, False, True
+                row_line = lines.at(m.start(4) - 1)  # the '>' of the start tag, as libxml2 counts
+                if tag == "tr":
+                    continue
+            if close:
+                continue
+            if tag == "th":
+                has_th = True
+            cell_is_th = tag == "th"
+            cell_span = _colspan(attrs) if with_spans and "colspan" in attrs.lower() else 1
+            cell = [tail]
+            if attrs.endswith("/"):
+                cell = [""]
+                close_cell()
+        elif cell is not None:
+            cell.append("\n" + tail if tag == "br" and not close else tail)
+    if cell is not None:
+        close_cell()
+    if texts:
+        _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+    return header_rows, rows
+
+def _close_row(texts: list[str], spans: list[int] | None, header: bool, line: int,
+               rows: list[tuple[int, list[str]]], header_rows: list[list[tuple[str, int]]]) -> None:
+    """A row of <th> cells (and blank <td> fillers) before any data row is a
+    header row; other rows are data rows, colspans padded with blank cells."""
+    if header and not rows:
+        header_rows.append(list(zip(texts, spans)) if spans is not None else [(c, 1) for c in texts])
+    elif spans is None:
+        rows.append((line, texts))
+    else:
+        flat: list[str] = []
+        for text, span in zip(texts, spans):
+            flat.append(text)
+            if span > 1:
+                flat.extend([""] * (span - 1))
+        rows.append((line, flat))
