@@ -46,7 +46,7 @@ from awrscope.errors import AwrscopeError  # noqa: E402
 from awrscope.parsers import parse_source  # noqa: E402
 from awrscope.parsers.source import Source, read_sources  # noqa: E402
 from awrscope.render import render_markdown, render_text  # noqa: E402
-from awrscope.render_html import render_analysis  # noqa: E402
+from awrscope.render.html import render_analysis  # noqa: E402
 
 CPU_SECONDS = 10.0
 MEMORY_FACTOR = 10  # the bound: memory under 10x the input size ...

@@ -10,7 +10,7 @@ import pytest
 from conftest import CORPUS, parse_path
 
 from awrscope.analysis import analyze
-from awrscope.render_html import render_analysis, render_compare
+from awrscope.render.html import render_analysis, render_compare
 
 pytest.importorskip("websocket", reason="needs websocket-client (the [test] extra)")
 from _browser import ARTIFACTS, Browser, chromium_path  # noqa: E402
@@ -100,7 +100,7 @@ def test_hostile_report_is_inert_in_browser(browser):
 
 
 def test_trend_in_browser(browser, corpus):
-    from awrscope.render_html import render_trend
+    from awrscope.render.html import render_trend
     from awrscope.trend import build, windows_of
     names = ("awr_html_10204_radtek_eventdb_eventdb1_1636_1638.html", "awr_html_10204_radtek_eventdb_eventdb1_1669_1670.html",
              "awr_html_10204_radtek_eventdb_eventdb1_1757_1768.html", "awr_html_10204_radtek_eventdb_eventdb3_1279_1287.html")

@@ -71,7 +71,7 @@ def test_hostile_report_text_stays_inert_in_the_html_report(tmp_path):
     the marker as payload: it reaches the page, as text only."""
     from awrscope.analysis import analyze
     from awrscope.parsers import parse_text
-    from awrscope.render_html import render_analysis
+    from awrscope.render.html import render_analysis
 
     text = (FIXTURES / "hostile_awr_11204.txt").read_text().replace("alert", MARKER)
     report = parse_text(text)

@@ -13,7 +13,7 @@ from conftest import CORPUS, analyze_path, parse_path
 
 from awrscope.analysis import analyze
 from awrscope.cli import main
-from awrscope.render_html import render_analysis, render_compare, render_trend
+from awrscope.render.html import render_analysis, render_compare, render_trend
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile_awr_11204.txt"
 MINI = Path(__file__).parent / "fixtures" / "mini_awr_11204.txt"

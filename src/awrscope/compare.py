@@ -265,7 +265,7 @@ def _fmt(v: float | None) -> str:
     return f"{v:.3g}"
 
 
-def _pct_words(d: dict, decimals: int = 0) -> str:
+def pct_words(d: dict, decimals: int = 0) -> str:
     """'−47 %', '+23.6 %', '×15', '−99 %, 179× lower'. Percentages of latencies are whole, of rates one decimal."""
     r, p = d["ratio"], d["pct"]
     if r is not None and r >= 3:
@@ -282,10 +282,10 @@ def _pct_words(d: dict, decimals: int = 0) -> str:
 def _sentence(mid: str, d: dict) -> str:
     label, unit = next((k[1], k[2]) for k in KEY if k[0] == mid)
     if mid in ("txn_per_s", "aas") or unit in ("B/s",):
-        return f"{label} {_pct_words(d, 1)}" if d["ratio"] is not None and d["ratio"] < 3 else \
-            f"{label} {_fmt(d['before'])} → {_fmt(d['after'])} ({_pct_words(d, 1)})"
+        return f"{label} {pct_words(d, 1)}" if d["ratio"] is not None and d["ratio"] < 3 else \
+            f"{label} {_fmt(d['before'])} → {_fmt(d['after'])} ({pct_words(d, 1)})"
     u = "" if unit in ("1/s", "1/h", "sessions") else f" {unit}" if unit != "%" else " %"
-    return f"{label} {_fmt(d['before'])} → {_fmt(d['after'])}{u} ({_pct_words(d)})"
+    return f"{label} {_fmt(d['before'])} → {_fmt(d['after'])}{u} ({pct_words(d)})"
 
 
 def _effect(metrics: dict) -> list[str]:

@@ -1,5 +1,5 @@
 """The analysis and compare pages show exactly what the HTML report shows
-(awrscope.render_html, issue 6): the standalone page is rendered by its public
+(awrscope.render.html, issue 6): the standalone page is rendered by its public
 functions and its <main> is embedded in the web page, with its stylesheet and
 its small table-sorting script (which then runs under the page's CSP nonce)."""
 from __future__ import annotations
@@ -18,19 +18,19 @@ def _main_of(html: str) -> Markup:
 
 
 def analysis_html(doc: dict, report=None) -> Markup:
-    from ..render_html import render_analysis
+    from ..render.html import render_analysis
 
     return _main_of(render_analysis(doc, report))
 
 
 def compare_html(doc: dict) -> Markup:
-    from ..render_html import render_compare
+    from ..render.html import render_compare
 
     return _main_of(render_compare(doc))
 
 
 def trend_html(doc: dict) -> Markup:
-    from ..render_html import render_trend
+    from ..render.html import render_trend
 
     return _main_of(render_trend(doc))
 
@@ -38,7 +38,7 @@ def trend_html(doc: dict) -> Markup:
 @lru_cache(maxsize=1)
 def report_css() -> Markup:
     """The report's stylesheet, scoped under .awr-report where it styles whole-page elements."""
-    from ..render_html import environment
+    from ..render.html import environment
 
     env = environment()
     css = env.loader.get_source(env, "static/style.css")[0]
@@ -49,7 +49,7 @@ def report_css() -> Markup:
 
 @lru_cache(maxsize=1)
 def report_js() -> Markup:
-    from ..render_html import environment
+    from ..render.html import environment
 
     env = environment()
     return Markup(env.loader.get_source(env, "static/app.js")[0].replace("</", "<\\/"))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..render.numbers import fmt_num as _fmt_num
+
 SEVERITY_ORDER = {"critical": 0, "major": 1, "moderate": 2, "minor": 3, "info": 4}
 
 def rules_doc() -> list[dict]:
@@ -45,18 +47,6 @@ def line_chart(points: list[tuple[str, float, int]], width: int = 1100, height: 
             "path": " ".join(f"{d['x']},{d['y']}" for d in dots), "dots": dots, "ticks": ticks, "xlabels": xlabels}
 
 
-def fmt_num(v: Any, digits: int = 3) -> str:
-    if v is None:
-        return "–"
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return str(v)
-    if isinstance(v, int):
-        return str(v)
-    if v == 0:
-        return "0"
-    a = abs(v)
-    if a >= 1e6:
-        return f"{v:,.0f}"
-    if a >= 100:
-        return f"{v:,.1f}"
-    return f"{v:.{digits}g}"
+def fmt_num(v: Any) -> str:
+    """The web pages' number: the renderers' formatter, a dash for a missing value."""
+    return _fmt_num(v, none="–")

@@ -1,25 +1,13 @@
-"""CLI commands over several reports: ``compare`` and ``trend`` (docs/compare.md).
-Registered on the ``awrscope`` group by cli.py."""
+"""Commands over several reports: ``compare`` and ``trend`` (docs/compare.md)."""
 from __future__ import annotations
 
-import importlib
-import json
 import sys
 
 import click
 
-from .cli import _emit, load_config_or_exit, main
-from .errors import EXIT_OK, EXIT_UNUSABLE
-from .parsers.source import DEFAULT_MAX_BYTES
-
-_FORMATS = ["text", "markdown", "json", "html"]
-
-
-def _infer_format(fmt: str | None, output: str | None) -> str:
-    if fmt:
-        return fmt
-    ext = (output or "").rsplit(".", 1)[-1].lower()
-    return {"json": "json", "md": "markdown", "markdown": "markdown", "html": "html", "htm": "html"}.get(ext, "text")
+from ..errors import EXIT_OK, EXIT_UNUSABLE
+from ..parsers.source import DEFAULT_MAX_BYTES
+from .common import FORMATS, emit, infer_format, load_config_or_exit
 
 
 def _pair(value: str | None, what: str) -> tuple[float, float] | None:
@@ -33,26 +21,22 @@ def _pair(value: str | None, what: str) -> tuple[float, float] | None:
 
 
 def _render(doc: dict, fmt: str, which: str) -> str:
+    from .. import render
+
     if fmt == "json":
-        return json.dumps(doc, indent=1, ensure_ascii=False, default=str)
+        return render.to_json(doc)
     if fmt == "html":
-        try:
-            mod = importlib.import_module("awrscope.render_html")
-            fn = getattr(mod, f"render_{which}")
-        except (ImportError, AttributeError):
-            click.echo(f"awrscope: html output needs awrscope.render_html.render_{which}() (the HTML renderer, "
-                       "branch 'report'); use --format text, markdown or json", err=True)
-            sys.exit(EXIT_UNUSABLE)
-        return fn(doc)
-    from . import render_compare as rc
+        from ..render import html
+
+        return getattr(html, f"render_{which}")(doc)
     if which == "compare":
-        return rc.compare_markdown(doc) if fmt == "markdown" else rc.compare_text(doc)
-    return rc.trend_markdown(doc) if fmt == "markdown" else rc.trend_text(doc)
+        return render.compare_markdown(doc) if fmt == "markdown" else render.compare_text(doc)
+    return render.trend_markdown(doc) if fmt == "markdown" else render.trend_text(doc)
 
 
-@main.command("compare")
+@click.command("compare")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(_FORMATS), default=None,
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Output format (default: from the -o extension, else text).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="TOML rule/metric config.")
@@ -68,12 +52,12 @@ def compare_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, con
 
     Exit codes: 0 compared, 2 unusable input or usage error.
     """
-    from .compare import compare
-    from .loader import load_many
+    from ..compare import compare
+    from ..loader import load_many
 
     if len(paths) > 2:
         raise click.UsageError("compare takes BEFORE AFTER, or one compare-period report")
-    fmt = _infer_format(fmt, output)
+    fmt = infer_format(fmt, output)
     config = load_config_or_exit(config_path)
     st, el = _pair(streams, "--streams"), _pair(run_elapsed, "--run-elapsed")
     reports = []
@@ -89,13 +73,13 @@ def compare_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, con
     except ValueError as e:
         click.echo(f"awrscope: {e}", err=True)
         sys.exit(EXIT_UNUSABLE)
-    _emit(_render(doc, fmt, "compare"), output)
+    emit(_render(doc, fmt, "compare"), output)
     sys.exit(EXIT_OK)
 
 
-@main.command("trend")
+@click.command("trend")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(_FORMATS), default=None,
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Output format (default: from the -o extension, else text).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="TOML rule/metric config.")
@@ -111,10 +95,10 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
     """
     from functools import partial
 
-    from .loader import load_many
-    from .trend import build, windows_of
+    from ..loader import load_many
+    from ..trend import build, windows_of
 
-    fmt = _infer_format(fmt, output)
+    fmt = infer_format(fmt, output)
     config = load_config_or_exit(config_path)
     rows = load_many(paths, max_size * 1024 * 1024, then=partial(windows_of, config=config), workers=jobs)
     windows, errors = [], []
@@ -129,5 +113,5 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
             click.echo("awrscope: no report found", err=True)
         sys.exit(EXIT_UNUSABLE)
     doc = build(windows, errors)
-    _emit(_render(doc, fmt, "fleet" if doc["kind"] == "fleet" else "trend"), output)
+    emit(_render(doc, fmt, "fleet" if doc["kind"] == "fleet" else "trend"), output)
     sys.exit(EXIT_UNUSABLE if errors else EXIT_OK)

@@ -23,8 +23,8 @@ from functools import lru_cache
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from ..model import Report
-from . import svg
+from ...model import Report
+from ..numbers import fmt_num
 from .data import chart_data
 from .views import analysis_view, compare_view, fleet_view, section_tables, trend_view
 
@@ -45,10 +45,10 @@ def _json_island(obj) -> Markup:
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("awrscope.render_html", "templates"),
+    env = Environment(loader=PackageLoader("awrscope.render.html", "templates"),
                       autoescape=select_autoescape(["html", "j2", "svg"], default=True, default_for_string=True),
                       trim_blocks=True, lstrip_blocks=True)
-    env.filters["num"] = svg._n
+    env.filters["num"] = fmt_num
     env.filters["json_island"] = _json_island
     env.filters["sevclass"] = lambda s: SEVERITY_CLASS.get(s, "sev-info")
     env.filters["bounds"] = _bounds
@@ -59,10 +59,10 @@ def _bounds(v, unit: str = "") -> str:
     if isinstance(v, (list, tuple)) and len(v) == 2:
         lo, hi = v
         if lo == hi:
-            return svg._n(lo, unit)
-        return f"{svg._n(lo)} – {svg._n(hi, unit)}"
+            return fmt_num(lo, unit)
+        return f"{fmt_num(lo)} – {fmt_num(hi, unit)}"
     if isinstance(v, (int, float)):
-        return svg._n(v, unit)
+        return fmt_num(v, unit)
     return "n/a" if v is None else str(v)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import Report
+from ...model import Report
 
 #: Events whose wait histograms are drawn (write path first, then the reference read).
 HISTOGRAM_EVENTS = ("log file sync", "log file parallel write", "db file sequential read")
@@ -51,7 +51,7 @@ def chart_data(doc: dict, report: Report | None = None) -> dict:
     (or empty lists), never zeros."""
     metrics = None
     if report is not None and report.kind != "awr_diff":
-        from ..metrics import derive
+        from ...metrics import derive
         metrics = derive(report)
     return {
         "db_time": _db_time(doc, report, metrics),

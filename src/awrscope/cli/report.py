@@ -1,43 +1,21 @@
-"""The ``awrscope`` command line. Results go to stdout, problems to stderr.
-
-Exit codes: 0 ok, 1 findings at or above --fail-on, 2 unusable input or usage error.
-"""
+"""Commands over single reports: ``parse``, ``analyze`` and the ``rules`` catalogue."""
 from __future__ import annotations
 
-import json
 import sys
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 import click
 
-from . import __version__
-from .errors import EXIT_OK, EXIT_UNUSABLE
-from .model import SCHEMA_VERSION, Report
-from .parsers.source import DEFAULT_MAX_BYTES
-from .serialize import parse_document
+from ..errors import EXIT_OK, EXIT_UNUSABLE
+from ..model import SCHEMA_VERSION, Report
+from ..parsers.source import DEFAULT_MAX_BYTES
+from ..render.json import to_json
+from ..serialize import parse_document
+from .common import FAIL_CHOICES, emit, infer_format, load_all, load_config_or_exit
 
 
-def _load_all(paths: tuple[str, ...], max_bytes: int, jobs: int = 0,
-              then: Callable[[Report], Any] | None = None) -> list[tuple[str, Any, str | None]]:
-    """(name, report or None, error message or None) per input; one bad input never stops the rest.
-
-    Several inputs are parsed in worker processes (``jobs`` 0: one per core, 1: in this
-    process), in input order, with a progress bar on a terminal (loader.py). ``then`` (a
-    picklable function) is applied to each report where it was parsed and its result takes
-    the report's place: sending a whole Report back from a worker costs more than its analysis."""
-    from .loader import load_many
-
-    return load_many(paths, max_bytes, then=then, workers=jobs or None)  # type: ignore[return-value]
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="awrscope")
-def main() -> None:
-    """Analyse Oracle AWR and Statspack reports: where the time went, above all on the write path."""
-
-
-@main.command("parse")
+@click.command("parse")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["json", "text"]), default="json", show_default=True,
               help="json: the parse contract (docs/schema.md); text: a short summary.")
@@ -53,7 +31,7 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
 
     PATHS are files, directories, globs, .gz or .zip archives, or - for stdin.
     """
-    results = _load_all(paths, max_size * 1024 * 1024, jobs)
+    results = load_all(paths, max_size * 1024 * 1024, jobs)
     failed = 0
     docs = []
     texts = []
@@ -71,33 +49,19 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
     if fmt == "json":
         if docs:
             payload = docs[0] if len(results) == 1 else docs
-            _emit(json.dumps(payload, indent=indent, ensure_ascii=False, default=str), output)
+            emit(to_json(payload, indent=indent), output)
     elif texts:
-        _emit("\n\n".join(texts), output)
+        emit("\n\n".join(texts), output)
     # Any unusable input makes the run exit 2; the usable ones are still printed.
     sys.exit(EXIT_UNUSABLE if failed else EXIT_OK)
 
 
-_FAIL_CHOICES = ["critical", "major", "moderate", "minor", "info", "none"]
-
-
-def load_config_or_exit(path: str | None) -> dict:
-    """The --config TOML file, or exit 2 with one line naming it."""
-    from .analysis import load_config
-
-    try:
-        return load_config(path)
-    except (OSError, ValueError) as e:
-        click.echo(f"awrscope: cannot read config {path}: {e}", err=True)
-        sys.exit(EXIT_UNUSABLE)
-
-
-@main.command("analyze")
+@click.command("analyze")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default=None,
               help="Output format (default: from the -o extension, else text). html: one self-contained file.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
-@click.option("--fail-on", type=click.Choice(_FAIL_CHOICES), default="none", show_default=True,
+@click.option("--fail-on", type=click.Choice(FAIL_CHOICES), default="none", show_default=True,
               help="Exit 1 when a finding has this severity or worse.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="TOML file overriding rule thresholds ([rules.R01] lgwr_ms = 4) and [metrics] alpha.")
@@ -111,14 +75,14 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
 
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input.
     """
-    from .render import render_markdown, render_text
-    from .rules.base import SEVERITY_RANK
+    from ..render import render_markdown, render_text
+    from ..rules.base import SEVERITY_RANK
 
     config = load_config_or_exit(config_path)
     if fmt is None:
-        fmt = {"json": "json", "md": "markdown", "markdown": "markdown", "html": "html", "htm": "html"}.get((output or "").rsplit(".", 1)[-1].lower(), "text")
+        fmt = infer_format(None, output)
     # the HTML report draws from the parsed sections too, so the reports come back with their analyses
-    results = _load_all(paths, max_size * 1024 * 1024, jobs, then=partial(_analyze_one, config, fmt == "html"))
+    results = load_all(paths, max_size * 1024 * 1024, jobs, then=partial(_analyze_one, config, fmt == "html"))
     docs, reports, failed = [], [], 0
     for name, outcome, err in results:
         if err:
@@ -140,14 +104,14 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
         sys.exit(EXIT_UNUSABLE)
     if fmt == "json":
         payload = docs[0] if len(docs) == 1 else docs
-        _emit(json.dumps(payload, indent=1, ensure_ascii=False, default=str), output)
+        emit(to_json(payload), output)
     elif fmt == "html":
-        from .render_html import render_analyses
-        _emit(render_analyses(list(zip(docs, reports))), output)
+        from ..render.html import render_analyses
+        emit(render_analyses(list(zip(docs, reports))), output)
     elif fmt == "markdown":
-        _emit("\n\n".join(render_markdown(d) for d in docs), output)
+        emit("\n\n".join(render_markdown(d) for d in docs), output)
     else:
-        _emit("\n\n".join(render_text(d) for d in docs), output)
+        emit("\n\n".join(render_text(d) for d in docs), output)
     if failed:
         sys.exit(EXIT_UNUSABLE)
     if fail_on != "none":
@@ -160,7 +124,7 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
 def _analyze_one(config: dict, keep_report: bool, report: Report) -> tuple[str, Any]:
     """("ok", (analysis document, the report when keep_report else None)) | ("config", message) |
     ("error", message): run where the report was parsed (a worker process for several inputs)."""
-    from .analysis import analyze
+    from ..analysis import analyze
 
     try:
         return "ok", (analyze(report, config), report if keep_report else None)
@@ -170,13 +134,13 @@ def _analyze_one(config: dict, keep_report: bool, report: Report) -> tuple[str, 
         return "error", f"{type(e).__name__}: {e}"
 
 
-@main.group("rules", invoke_without_command=True)
+@click.group("rules", invoke_without_command=True)
 @click.option("--markdown", is_flag=True, help="Print the full rule reference as Markdown (docs/rules.md).")
 @click.pass_context
 def rules_cmd(ctx: click.Context, markdown: bool) -> None:
     """List the diagnosis rules (R01-R16, G01-G06); `rules explain ID` shows one."""
     if ctx.invoked_subcommand is None:
-        from .rules import RULES
+        from ..rules import RULES
         order = sorted(RULES, key=lambda k: (k[0] != "R", k))
         if markdown:
             out = ["# awrscope rules", "", "Generated by `awrscope rules --markdown`; thresholds can be overridden "
@@ -196,7 +160,7 @@ def rules_cmd(ctx: click.Context, markdown: bool) -> None:
 @click.argument("rule_id")
 def rules_explain(rule_id: str) -> None:
     """Show a rule's documentation and thresholds."""
-    from .rules import RULES
+    from ..rules import RULES
     r = RULES.get(rule_id.upper()) or next((x for x in RULES.values() if x.slug == rule_id), None)
     if r is None:
         click.echo(f"awrscope: unknown rule {rule_id}", err=True)
@@ -206,28 +170,6 @@ def rules_explain(rule_id: str) -> None:
     click.echo("\nThresholds (override in a --config TOML file under [rules." + r.id + "]):")
     for k, v in r.thresholds.items():
         click.echo(f"  {k} = {v}")
-
-
-def _register_optional_commands() -> None:
-    from .store.commands import db_group
-
-    main.add_command(db_group)
-    try:
-        from .web.commands import serve_cmd
-    except ImportError:  # the web extra is optional
-        return
-    main.add_command(serve_cmd)
-
-
-_register_optional_commands()
-
-
-def _emit(text: str, output: str | None) -> None:
-    if output:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
-    else:
-        click.echo(text)
 
 
 def _summary_text(r: Report) -> str:
@@ -251,9 +193,3 @@ def _summary_text(r: Report) -> str:
 
 def _fmt(v: float | None, unit: str) -> str:
     return "n/a" if v is None else f"{v:,.1f} {unit}"
-
-
-from . import cli_multi  # noqa: E402,F401  (registers compare and trend)
-
-if __name__ == "__main__":
-    main()

@@ -9,34 +9,10 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from ..numbers import fmt_num as _n
+
 W = 720  # viewBox width; the SVG scales to its container
 FONT = 12
-
-
-def _n(v: float | None, unit: str = "") -> str:
-    if v is None:
-        return "n/a"
-    a = abs(v)
-    if a >= 1e9 and unit in ("B", "B/s"):
-        s = f"{v / 2**30:.2f} GiB"
-        return s + ("/s" if unit == "B/s" else "")
-    if a >= 1e6 and unit in ("B", "B/s"):
-        s = f"{v / 2**20:.2f} MiB"
-        return s + ("/s" if unit == "B/s" else "")
-    if a >= 1e4 and unit in ("B", "B/s"):
-        s = f"{v / 1024:.1f} KiB"
-        return s + ("/s" if unit == "B/s" else "")
-    if a >= 1e6 or (a >= 100 and float(v).is_integer()):
-        s = f"{v:,.0f}"
-    elif a >= 100:
-        s = f"{v:,.1f}"
-    elif a >= 1 or a == 0:
-        s = f"{v:.2f}".rstrip("0").rstrip(".")
-    else:
-        s = f"{v:.3g}"
-    if unit in ("1/s", "1/h", "1/min"):
-        return f"{s}{unit[1:]}"
-    return f"{s} {unit}".rstrip() if unit else s
 
 
 def _compact(v: float, unit: str = "") -> str:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from ..model import Report
+from ...model import Report
+from ..numbers import fmt_num
 from . import svg
 from .data import chart_data, io_kind
 
@@ -91,7 +92,7 @@ def _charts_svg(c: dict) -> dict:
                                            total=dt["db_time_s"])
         ev = [{"label": e["label"], "value": e["pct"] if e["pct"] is not None else e["time_s"],
                "cls": "cpu" if e["label"] == "DB CPU" else _cls(e["label"], e.get("wait_class")),
-               "note": f"({svg._n(e['time_s'], 's')})"} for e in dt["events"]]
+               "note": f"({fmt_num(e['time_s'], 's')})"} for e in dt["events"]]
         unit = "%" if all(e["pct"] is not None for e in dt["events"]) else "s"
         out["db_time_events"] = svg.hbars(ev, label="Top foreground events and DB CPU, % of DB time",
                                           kind="db_time_events", unit=unit, note_key="note")
@@ -115,11 +116,11 @@ def _charts_svg(c: dict) -> dict:
     io = c.get("io")
     if io:
         rows = [dict(r, label=r["name"] + (f" [{r['kind'].upper()}]" if r.get("kind") else ""),
-                     note_b=f"  avg write {svg._n(r['write_ms'], 'ms')}" if r.get("write_ms") is not None else "")
+                     note_b=f"  avg write {fmt_num(r['write_ms'], 'ms')}" if r.get("write_ms") is not None else "")
                 for r in io["rows"]]
 
         def note(r):
-            return f"  avg read {svg._n(r['read_ms'], 'ms')}" if r.get("read_ms") is not None else ""
+            return f"  avg read {fmt_num(r['read_ms'], 'ms')}" if r.get("read_ms") is not None else ""
         out["io"] = svg.paired(rows, label=f"{io['title']}: reads and writes", kind="io", a_key="reads",
                                b_key="writes", a_name="reads", b_name="writes",
                                unit="MB" if io["unit"] == "MB" else "", note=note)
@@ -156,7 +157,7 @@ def section_tables(report: Report | None) -> list[dict]:
                     cells.append((str(row.line), row.line))
                 elif c["num"]:
                     v = row.values.get(c["key"])
-                    cells.append(("" if v is None else svg._n(v), "" if v is None else v))
+                    cells.append(("" if v is None else fmt_num(v), "" if v is None else v))
                 else:
                     t = row.text.get(c["key"], "")
                     cells.append((t, t))

@@ -1,0 +1,50 @@
+"""What every command shares: loading inputs, the --config file, the output format and writing
+the result. Results go to stdout (or -o), problems to stderr as one line each."""
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+import click
+
+from ..errors import EXIT_UNUSABLE
+from ..model import Report
+
+FORMATS = ["text", "markdown", "json", "html"]
+FAIL_CHOICES = ["critical", "major", "moderate", "minor", "info", "none"]
+
+def load_all(paths: tuple[str, ...], max_bytes: int, jobs: int = 0,
+             then: Callable[[Report], Any] | None = None) -> list[tuple[str, Any, str | None]]:
+    """(name, report or None, error message or None) per input; one bad input never stops the rest.
+
+    Several inputs are parsed in worker processes (``jobs`` 0: one per core, 1: in this
+    process), in input order, with a progress bar on a terminal (loader.py). ``then`` (a
+    picklable function) is applied to each report where it was parsed and its result takes
+    the report's place: sending a whole Report back from a worker costs more than its analysis."""
+    from ..loader import load_many
+
+    return load_many(paths, max_bytes, then=then, workers=jobs or None)  # type: ignore[return-value]
+
+def load_config_or_exit(path: str | None) -> dict:
+    """The --config TOML file, or exit 2 with one line naming it."""
+    from ..analysis import load_config
+
+    try:
+        return load_config(path)
+    except (OSError, ValueError) as e:
+        click.echo(f"awrscope: cannot read config {path}: {e}", err=True)
+        sys.exit(EXIT_UNUSABLE)
+
+def emit(text: str, output: str | None) -> None:
+    if output:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+    else:
+        click.echo(text)
+
+def infer_format(fmt: str | None, output: str | None) -> str:
+    if fmt:
+        return fmt
+    ext = (output or "").rsplit(".", 1)[-1].lower()
+    return {"json": "json", "md": "markdown", "markdown": "markdown", "html": "html", "htm": "html"}.get(ext, "text")
+

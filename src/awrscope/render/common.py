@@ -1,0 +1,30 @@
+"""What the text and Markdown renderings share: the key metrics they list and the cells of
+compare and trend rows."""
+from __future__ import annotations
+
+from ..compare import pct_words
+from .numbers import fmt_num
+
+KEY_METRICS = ("elapsed_s", "db_time_s", "aas", "db_cpu_s", "host_cpu_busy_pct", "redo_rate_Bps", "commit_rate",
+               "redo_per_commit_B", "lfs_ms", "lfpw_ms_per_write", "redo_write_ms", "synch_ms", "lfs_lfpw_ratio",
+               "non_io_residual_ms", "log_switches_per_hour", "redo_block_size_est", "temp_io_share",
+               "undo_block_write_share", "reuse_wait_share")
+
+
+def side_line(s: dict) -> str:
+    r = s["report"]
+    snaps = f"snaps {r['begin_snap']}-{r['end_snap']}" if r["begin_snap"] is not None else "snaps ?"
+    el = f"{r['elapsed_s']:,.1f} s" if r["elapsed_s"] else "elapsed ?"
+    return (f"{s['label']}: {s['source']['path']}  {r['kind']} {r['format']} {r['version'] or '?'}  db {r['db_name'] or '?'}  "
+            f"{snaps}  {el} ({r['elapsed_basis']})")
+
+
+def delta_cells(d: dict) -> tuple[str, str, str]:
+    return fmt_num(d["before"]), fmt_num(d["after"]), pct_words(d, 0 if d.get("kind") != "rate" else 1)
+
+
+def window_label(w: dict) -> str:
+    t = w["begin_time"] or "?"
+    e = (w["end_time"] or "?")[11:16] if w["end_time"] else "?"
+    snaps = f"{w['begin_snap']}-{w['end_snap']}" if w["begin_snap"] is not None else "?"
+    return f"{t[:16]}..{e} {w['instance'] or ''} snaps {snaps}"

@@ -1,0 +1,135 @@
+"""Markdown (GitHub-flavoured) renderings of the analysis, compare, trend and fleet documents, for
+tickets and chat. Every report string is escaped: a module or SQL text holding HTML shows as text."""
+from __future__ import annotations
+
+from .common import KEY_METRICS, delta_cells, side_line, window_label
+from .numbers import fmt_num
+
+
+def _md(v) -> str:
+    """A Markdown table cell or inline text from a report string: no raw HTML, no table breakout."""
+    text = "" if v is None else str(v)
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def _md_range(v, unit: str = "") -> str:
+    if isinstance(v, (list, tuple)) and len(v) == 2:
+        return fmt_num(v[0]) if v[0] == v[1] else f"{fmt_num(v[0])} – {fmt_num(v[1])}{(' ' + unit) if unit else ''}"
+    return fmt_num(v)
+
+
+def render_markdown(doc: dict) -> str:
+    """The same verdict and tables as the HTML report, for tickets and chat (GitHub-flavoured Markdown).
+    Every report string is escaped: a module or SQL text holding HTML shows as text."""
+    r = doc["report"]
+    out = [f"# awrscope analysis: {_md(doc['source']['path'])}", "",
+           f"{_md(r['kind'])} {_md(r['format'])} {_md(r['version'] or '?')} · db **{_md(r['db_name'])}** · "
+           f"instance(s) {_md(', '.join(r['instances']) or '?')} · host {_md(r['host'])} · snaps {r['begin_snap']}-{r['end_snap']}",
+           "", f"elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({_md(r['db_time_basis'])}, "
+           f"confidence {_md(r['db_time_confidence'])})", ""]
+    out += ["## Verdict", ""]
+    if not doc["findings"]:
+        out.append("No finding.")
+    for i, f in enumerate(doc["findings"], 1):
+        out.append(f"{i}. **{f['severity'].upper()}** {f['id']} {_md(f['title'])} — {fmt_num(f['impact']['pct_db_time'])} % "
+                   f"of DB time, confidence {f['confidence']}")
+    cp = doc.get("commit_path")
+    if cp and cp.get("pct_db_time") is not None:
+        out += ["", "## Commit path", "", "| part | seconds | % of DB time |", "|---|---:|---:|",
+                f"| log file sync ({fmt_num(cp['lfs_ms'])} ms × {fmt_num(cp['lfs_waits'])} waits) | {fmt_num(cp.get('lfs_time_s'))} | "
+                f"{fmt_num(cp['pct_db_time'])} |",
+                f"| I/O part (LGWR write {fmt_num(cp.get('lgwr_ms_per_write'))} ms, {_md(cp.get('lgwr_source'))}) | "
+                f"{fmt_num(cp.get('io_part_s'))} | {fmt_num(cp.get('io_part_pct_db_time'))} |",
+                f"| non-I/O remainder (owner {_md(cp.get('non_io_owner'))}) | {fmt_num(cp.get('non_io_part_s'))} | "
+                f"{fmt_num(cp.get('non_io_part_pct_db_time'))} |"]
+    out += ["", "## Findings (ranked by impact)", "", "| # | Severity | Rule | Title | Impact (% DB time) | Confidence |",
+            "|---|---|---|---|---:|---|"]
+    for i, f in enumerate(doc["findings"], 1):
+        out.append(f"| {i} | {f['severity']} | {f['id']} | {_md(f['title'])} | {fmt_num(f['impact']['pct_db_time'])} | {f['confidence']} |")
+    for f in doc["findings"]:
+        out += ["", f"### {f['id']} {_md(f['title'])}", "", f"- severity **{f['severity']}**, confidence **{f['confidence']}**, "
+                f"impact {fmt_num(f['impact']['db_time_s'])} s ({fmt_num(f['impact']['pct_db_time'])} % of DB time)", "",
+                "| Metric | Value | Unit | Threshold | Source |", "|---|---:|---|---|---|"]
+        for e in f["evidence"]:
+            src = ", ".join(f"{_md(x['section'])} line {x['line']}" for x in e["source"] if x.get("line"))
+            out.append(f"| {_md(e['metric'])} | {fmt_num(e['value'])} | {_md(e['unit'])} | {_md(e['threshold'] or '')} | {src} |")
+        out += ["", f"**Recommendation**: {_md(f['recommendation'])}"]
+        if f.get("confirm"):
+            out.append(f"\n**Confirm**: {_md(f['confirm'])}  \n**Refute**: {_md(f['refute'])}")
+        for w in f["whatif"]:
+            bounds = "; ".join(f"{k} {_md_range(v)}" for k, v in (w.get("result") or {}).items())
+            out.append(f"\n- What-if {w['id']}: {_md(w['text'])}" + (f" (bounds: {bounds})" if bounds else "") +
+                       f" (assumptions: {_md('; '.join(w['assumptions']))})")
+        for c in f["caveats"]:
+            out.append(f"- Caveat: {_md(c)}")
+    km = [(k, doc["metrics"][k]) for k in KEY_METRICS if k in doc.get("metrics", {}) and doc["metrics"][k]["value"] is not None]
+    if km:
+        out += ["", "## Key metrics", "", "| Metric | Value | Unit | Lines |", "|---|---:|---|---|"]
+        out += [f"| {k} | {fmt_num(m['value'])} | {_md(m['unit'])} | "
+                f"{', '.join(str(s['line']) for s in m.get('source', []) if s.get('line'))} |" for k, m in km]
+    if doc["not_applicable"]:
+        out += ["", "## Not applicable", ""] + [f"- {n['id']} {_md(n['title'])}: needs {_md(', '.join(n['needs']))}"
+                                                for n in doc["not_applicable"]]
+    if doc.get("issues"):
+        out += ["", "## Parse issues", "", "| Level | Section | Line | Message |", "|---|---|---:|---|"]
+        out += [f"| {i['level']} | {_md(i['section'] or '')} | {i['line'] or ''} | {_md(i['message'])} |" for i in doc["issues"]]
+    return "\n".join(out)
+
+
+def compare_markdown(doc: dict) -> str:
+    out = [f"# awrscope compare ({doc['mode']})", "", "- " + side_line(doc["before"]), "- " + side_line(doc["after"]), "",
+           "**Effect**: " + ("; ".join(doc["effect"]) if doc["effect"] else "no change of note"), ""]
+    c = doc["comparability"]
+    out += ["**Comparable**: yes" if c["comparable"] else "**Not comparable**: " + "; ".join(c["warnings"]), "",
+            "| Metric | Unit | Before | After | Change |", "|---|---|---|---|---|"]
+    for d in doc["metrics"].values():
+        if d["before"] is None and d["after"] is None:
+            continue
+        b, a, ch = delta_cells(d)
+        out.append(f"| {d['label']} | {d['unit']} | {b} | {a} | {ch} |")
+    out += ["", "## Events (time per second, average ms)", "", "| Event | Scope | Time/s before | after | Avg ms before | after |",
+            "|---|---|---|---|---|---|"]
+    for e in doc["events"][:20]:
+        out.append(f"| {e['event']} | {e['scope']} | {fmt_num(e['time_per_s']['before'])} | {fmt_num(e['time_per_s']['after'])} | "
+                   f"{fmt_num(e['avg_ms']['before'])} | {fmt_num(e['avg_ms']['after'])} |")
+    if doc["findings"]:
+        out += ["", "## Findings", "", "| Status | Rule | Title | Severity | % DB time |", "|---|---|---|---|---|"]
+        for f in doc["findings"]:
+            out.append(f"| {f['status']} | {f['id']} | {f['title']} | {f['severity_before'] or '-'} → {f['severity_after'] or '-'} | "
+                       f"{fmt_num(f['pct_db_time_before'])} → {fmt_num(f['pct_db_time_after'])} |")
+    if doc["whatif_checks"]:
+        out += ["", "## What-if checks", ""]
+        for w in doc["whatif_checks"]:
+            if w["checked"]:
+                out.append(f"- {w['id']} {w['title']}: predicted {fmt_num(w['predicted'][0])}-{fmt_num(w['predicted'][1])} {w['unit']}, "
+                           f"measured {fmt_num(w['measured'])} {w['unit']}: {w['verdict']}")
+            else:
+                out.append(f"- {w['id']} {w['title']}: not checked ({w['reason']})")
+    s = doc.get("scalability")
+    if s and s["s"] is not None:
+        out += ["", f"**Scalability (M103)**: s = {s['s']:.3f} ({s['streams'][0]:g} → {s['streams'][1]:g} streams)"]
+    return "\n".join(out)
+
+
+def trend_markdown(doc: dict) -> str:
+    if doc["kind"] == "fleet":
+        out = ["# awrscope fleet", "", "| # | Database | Windows | Score | Top findings |", "|---|---|---|---|---|"]
+        for k, d in enumerate(doc["databases"], 1):
+            top = "; ".join(f"{f['id']} {f['title']}" for f in d["top_findings"])
+            out.append(f"| {k} | {d['key']} | {d['windows']} | {d['score']:.3g} | {top} |")
+        if doc["errors"]:
+            out += ["", "## Errors", ""] + [f"- `{e['path']}`: {e['error']}" for e in doc["errors"]]
+        return "\n".join(out)
+    ids = [s["id"] for s in doc["series_meta"]]
+    out = [f"# awrscope trend: {doc['database']['key']}", "",
+           "| # | Window | " + " | ".join(f"{s['label']} ({s['unit']})" for s in doc["series_meta"]) + " | Findings |",
+           "|---|---|" + "---|" * len(ids) + "---|"]
+    for k, w in enumerate(doc["windows"]):
+        out.append(f"| {k} | {window_label(w)} | " + " | ".join(fmt_num(w["values"][i]) for i in ids) + " | "
+                   + ", ".join(f["id"] for f in w["findings"]) + " |")
+    if doc["continuity"]:
+        out += ["", "## Gaps, overlaps, restarts", ""] + [f"- **{c['type']}** {c['windows']}: {c['detail']}" for c in doc["continuity"]]
+    if doc["errors"]:
+        out += ["", "## Errors", ""] + [f"- `{e['path']}`: {e['error']}" for e in doc["errors"]]
+    return "\n".join(out)

@@ -1,0 +1,141 @@
+"""Plain-text (terminal) renderings of the analysis, compare, trend and fleet documents. Pure string building."""
+from __future__ import annotations
+
+from ..compare import pct_words
+from .common import KEY_METRICS, delta_cells, side_line, window_label
+from .numbers import fmt_num
+
+
+
+
+def _header(doc: dict) -> list[str]:
+    r = doc["report"]
+    return [f"{doc['source']['path']}",
+            f"  {r['kind']} {r['format']} {r['version'] or 'version not printed'}  db {r['db_name']}  instance(s) {', '.join(r['instances']) or '?'}  "
+            f"snaps {r['begin_snap']}-{r['end_snap']}",
+            f"  elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({r['db_time_basis']}, confidence {r['db_time_confidence']})"]
+
+
+def render_text(doc: dict) -> str:
+    out = _header(doc)
+    cp = doc.get("commit_path")
+    if cp and cp.get("pct_db_time") is not None:
+        line = f"  commit path: log file sync {fmt_num(cp['lfs_ms'])} ms x {cp['lfs_waits']:,.0f} waits = {fmt_num(cp['pct_db_time'])} % of DB time"
+        if cp.get("io_part_pct_db_time") is not None:
+            line += f"; I/O part {fmt_num(cp['io_part_pct_db_time'])} %, non-I/O remainder {fmt_num(cp['non_io_part_pct_db_time'])} %"
+            if cp.get("non_io_range_pct_db_time"):
+                lo, hi = cp["non_io_range_pct_db_time"]
+                line += f" (range {fmt_num(lo)}-{fmt_num(hi)} %)"
+            line += f" -> {cp['non_io_owner']}"
+        out.append(line)
+    out.append("")
+    if not doc["findings"]:
+        out.append("  no findings")
+    for i, f in enumerate(doc["findings"], 1):
+        imp = f["impact"]
+        out.append(f"  {i}. [{f['severity'].upper()}] {f['id']} {f['title']}")
+        out.append(f"     impact {fmt_num(imp['db_time_s'])} s = {fmt_num(imp['pct_db_time'])} % of DB time; confidence {f['confidence']}")
+        for e in f["evidence"][:6]:
+            if e["value"] is None:
+                continue
+            src = e["source"][0] if e["source"] else None
+            where = f"  [{src['section']} line {src['line']}]" if src and src.get("line") else ""
+            th = f" (threshold {e['threshold']})" if e.get("threshold") else ""
+            out.append(f"       - {e['metric']} = {fmt_num(e['value'])} {e['unit']}{th}{where}")
+        out.append(f"     do: {f['recommendation']}")
+        for w in f["whatif"]:
+            out.append(f"     what-if {w['id']}: {w['text']}")
+        for c in f["caveats"]:
+            out.append(f"     caveat: {c}")
+    if doc["not_applicable"]:
+        out.append("")
+        groups: dict[str, list[str]] = {}
+        for n in doc["not_applicable"]:
+            groups.setdefault(", ".join(n["needs"]), []).append(n["id"])
+        for need, rids in groups.items():
+            out.append(f"  not applicable ({', '.join(sorted(rids))}): needs {need}")
+    out.append("")
+    out.append("  key metrics: " + ", ".join(f"{k}={fmt_num(doc['metrics'][k]['value'])}" for k in KEY_METRICS
+                                             if k in doc["metrics"] and doc["metrics"][k]["value"] is not None))
+    return "\n".join(out)
+
+
+def compare_text(doc: dict) -> str:
+    out = ["awrscope compare (" + doc["mode"] + ")", "  " + side_line(doc["before"]), "  " + side_line(doc["after"]), ""]
+    out.append("Effect: " + ("; ".join(doc["effect"]) if doc["effect"] else "no change of note"))
+    c = doc["comparability"]
+    out.append("Comparable: yes" if c["comparable"] else "NOT COMPARABLE: " + "; ".join(c["warnings"]))
+    out += ["", f"  {'metric':44s} {'before':>12s} {'after':>12s}  change"]
+    for mid, d in doc["metrics"].items():
+        if d["before"] is None and d["after"] is None:
+            continue
+        b, a, ch = delta_cells(d)
+        out.append(f"  {d['label'] + ' (' + d['unit'] + ')':44.44s} {b:>12s} {a:>12s}  {ch}")
+    ev = [e for e in doc["events"] if (e["time_per_s"]["before"] or 0) + (e["time_per_s"]["after"] or 0) > 0][:12]
+    if ev:
+        out += ["", f"  {'event (time/s, avg ms)':44s} {'before':>12s} {'after':>12s}  change"]
+        for e in ev:
+            t, a = e["time_per_s"], e["avg_ms"]
+            out.append(f"  {e['event'] + ' [' + e['scope'] + ']':44.44s} {fmt_num(t['before']):>12s} {fmt_num(t['after']):>12s}  "
+                       f"{pct_words(t)}; avg {fmt_num(a['before'])} → {fmt_num(a['after'])} ms")
+    if doc["findings"]:
+        out += ["", "  findings:"]
+        for f in doc["findings"]:
+            out.append(f"    {f['status']:11s} {f['id']} {f['title']} ({f['severity_before'] or '-'} → {f['severity_after'] or '-'}; "
+                       f"{fmt_num(f['pct_db_time_before'])} → {fmt_num(f['pct_db_time_after'])} % of DB time)")
+    if doc["whatif_checks"]:
+        out += ["", "  what-if checks (BEFORE's models against the AFTER measurement):"]
+        for w in doc["whatif_checks"]:
+            if not w["checked"]:
+                out.append(f"    {w['id']} {w['title']}: not checked ({w['reason']})")
+                continue
+            lo, hi = w["predicted"]
+            out.append(f"    {w['id']} {w['title']}: predicted {w['metric']} {fmt_num(lo)}-{fmt_num(hi)} {w['unit']}, measured "
+                       f"{fmt_num(w['measured'])} {w['unit']}: {w['verdict']} (error {fmt_num(w['error'])} {w['unit']}"
+                       + (f", {w['error_pct']:+.0f} %" if w["error_pct"] is not None else "") + ")")
+    s = doc.get("scalability")
+    if s:
+        out += ["", f"  scalability (M103): {s['streams'][0]:g} → {s['streams'][1]:g} streams, elapsed "
+                    f"{fmt_num(s['elapsed_s'][0])} → {fmt_num(s['elapsed_s'][1])} s ({s['elapsed_basis']}): s = "
+                    + ("n/a" if s["s"] is None else f"{s['s']:.3f}")]
+    return "\n".join(out)
+
+
+def trend_text(doc: dict) -> str:
+    if doc["kind"] == "fleet":
+        return fleet_text(doc)
+    d = doc["database"]
+    out = [f"awrscope trend: {d['key']}  instances {', '.join(d['instances']) or '?'}  {len(doc['windows'])} windows", ""]
+    ids = [s["id"] for s in doc["series_meta"]]
+    heads = {"db_time_s": "DBtime s", "aas": "AAS", "lfs_ms": "lfs ms", "redo_write_ms": "rw ms", "redo_MBps": "redo MB/s",
+             "commits_per_s": "commits/s", "log_switches_per_hour": "sw/h", "temp_io_share": "temp %",
+             "undo_block_write_share": "undo %"}
+    out.append(f"  {'#':>3s} {'window':52s} " + " ".join(f"{heads[i]:>9s}" for i in ids) + "  findings")
+    for k, w in enumerate(doc["windows"]):
+        cells = " ".join(f"{fmt_num(w['values'][i]):>9s}" for i in ids)
+        fs = ",".join(f["id"] for f in w["findings"] if f["id"].startswith("R"))
+        out.append(f"  {k:>3d} {window_label(w):52.52s} {cells}  {fs}")
+    worst = [k for k in doc["worst"] if doc["windows"][k]["score"] > 0]
+    out += ["", "  worst windows first (average active sessions lost to write-path findings): " +
+            ", ".join(f"#{k} ({doc['windows'][k]['score']:.3g})" for k in worst[:5])
+            if worst else "  no write-path finding costs DB time in any window"]
+    if doc["findings"]:
+        out += ["", "  findings by window:"]
+        for f in doc["findings"]:
+            out.append(f"    {f['id']} {f['title']}: windows {', '.join('#' + str(k) for k in f['windows'])} "
+                       f"(max {fmt_num(f['max_pct_db_time'])} % of DB time, {f['worst_severity']})")
+    for c in doc["continuity"]:
+        out.append(f"  {c['type'].upper()}: windows {', '.join('#' + str(k) for k in c['windows'])}: {c['detail']}")
+    for e in doc["errors"]:
+        out.append(f"  ERROR {e['error']}")
+    return "\n".join(out)
+
+
+def fleet_text(doc: dict) -> str:
+    out = [f"awrscope fleet: {len(doc['databases'])} databases, worst first", ""]
+    for k, d in enumerate(doc["databases"], 1):
+        top = "; ".join(f"{f['id']} {f['title']}" for f in d["top_findings"]) or "no findings"
+        out.append(f"  {k:>3d}. {d['key']:32.32s} {d['windows']:>3d} windows  score {d['score']:.3g}  {top}")
+    for e in doc["errors"]:
+        out.append(f"  ERROR {e['error']}")
+    return "\n".join(out)
