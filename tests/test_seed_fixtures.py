@@ -36,13 +36,13 @@ def lookup(report, key: str):
         keys = ("wait_events_bg",) if kind == "bg_event" else ("wait_events_fg", "wait_events")
         for k in keys:
             sec = report.sections.get(k)
-            row = sec and (sec.row(name) or sec.row(canonical_event(name)))
+            row = sec and (sec.row(name) or sec.row(canonical_event(name, len(name))))
             if row:
                 return row.get(EVENT_FIELDS[field])
         return None
     if kind == "top":
         sec = report.sections["top_events"]
-        row = sec.row(name) or sec.row(canonical_event(name))
+        row = sec.row(name) or sec.row(canonical_event(name, len(name)))
         if row is None:
             return None
         if field == "pct":

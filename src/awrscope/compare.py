@@ -15,7 +15,7 @@ import statistics
 from .analysis import analyze
 from .metrics import DEFAULT_ALPHA, derive
 from .oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES
-from .oracle.events import is_idle
+from .oracle.events import is_idle_row
 from .model import Report, normalise_name
 from .whatif import w1_faster_redo
 
@@ -134,7 +134,7 @@ def _events_without_time(rep: Report, events: dict, elapsed: float | None, dbt: 
     for key in ("wait_events", "top_events"):
         sec = rep.sections.get(key)
         for r in (sec.rows if sec else ()):
-            if not r.name or r.get("time_s") is not None or is_idle(r.name, r.text.get("wait_class")):
+            if not r.name or r.get("time_s") is not None or is_idle_row(r.name, r.text):
                 continue
             low = r.name.lower()
             scope = "bg" if (low in BACKGROUND_ONLY or low.startswith(NOT_DB_TIME_PREFIXES)) else "fg"

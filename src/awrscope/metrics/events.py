@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..model import Report
-from ..oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES, WRITE_PATH_EVENTS, is_idle_event
+from ..oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES, WRITE_PATH_EVENTS, is_idle_row
 from .builder import Builder, row_source
 from .catalog import BY_ID
 from .values import EventTime, Source
@@ -17,7 +17,8 @@ def collect_events(b: Builder) -> None:
     if bg_sec is not None:
         for row in bg_sec:
             t = row.values.get("time_s")
-            if row.name and t is not None and not is_idle_event(row.name, row.text.get("wait_class")):
+            # a second row under one name never replaces the first (the parser warns of it)
+            if row.name and t is not None and not is_idle_row(row.name, row.text) and row.name.lower() not in m.bg_events:
                 m.bg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "bg",
                                                           (row_source("wait_events_bg", row, "time_s"),),
                                                           printed_avg_ms=row.values.get("avg_wait_ms"))
@@ -27,7 +28,7 @@ def collect_events(b: Builder) -> None:
         m.event_basis = "fg"
         for row in fg_sec:
             t = row.values.get("time_s")
-            if row.name and t is not None and not is_idle_event(row.name, row.text.get("wait_class")):
+            if row.name and t is not None and not is_idle_row(row.name, row.text) and row.name.lower() not in m.fg_events:
                 m.fg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "fg",
                                                           (row_source("wait_events_fg", row, "time_s"),),
                                                           wait_class=row.text.get("wait_class"),
@@ -37,7 +38,7 @@ def collect_events(b: Builder) -> None:
         m.event_basis = "all-bg" if bg_sec is not None else "all"
         for row in all_sec:
             t = row.values.get("time_s")
-            if not row.name or t is None or is_idle_event(row.name, row.text.get("wait_class")):
+            if not row.name or t is None or is_idle_row(row.name, row.text) or row.name.lower() in m.fg_events:
                 continue
             srcs = [row_source("wait_events", row, "time_s")]
             w = row.values.get("waits")
@@ -58,7 +59,8 @@ def collect_events(b: Builder) -> None:
         m.event_basis = "top"
         for row in r.sections["top_events"]:
             t = row.values.get("time_s")
-            if not row.name or t is None or row.name.lower() in CPU_ROWS or is_idle_event(row.name, row.text.get("wait_class")):
+            if not row.name or t is None or row.name.lower() in CPU_ROWS \
+                    or (row.text.get("wait_class") or "").lower().startswith("idle"):  # Top-N never lists idle events
                 continue
             et = EventTime(row.name, t, row.values.get("waits"), "top", (row_source("top_events", row, "time_s"),),
                            wait_class=row.text.get("wait_class"), printed_avg_ms=row.values.get("avg_wait_ms"))

@@ -3,6 +3,7 @@ the idle-event list (spec A.6, P03, P11, P25). Read by the parsers, metrics and 
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 # Full names of events whose truncation matters to the analysis. A printed name
 # that is a unique prefix of exactly one of these is expanded to it.
@@ -47,25 +48,58 @@ ALIASES = {
     "db list of blocks write": "db file parallel write",
 }
 
-IDLE_EVENTS = frozenset(e.lower() for e in (
-    "SQL*Net message from client", "SQL*Net message from dblink", "rdbms ipc message", "pmon timer",
-    "smon timer", "dispatcher timer", "virtual circuit wait", "virtual circuit status",
-    "shared server idle wait", "jobq slave wait", "PX Idle Wait", "PX Deq: Execution Msg",
-    "PX Deq: Table Q Normal", "PL/SQL lock timer", "DIAG idle wait", "Space Manager: slave idle wait",
-    "Streams AQ: qmn coordinator idle wait", "Streams AQ: qmn slave idle wait",
-    "Streams AQ: waiting for time management or cleanup tasks", "class slave wait",
-    "VKTM Logical Idle Wait", "LGWR worker group idle", "heartbeat monitor sleep", "gcs remote message",
-    "ges remote message", "watchdog main loop", "pman timer", "wait for unread message on broadcast channel",
-    "i/o slave wait", "OFS idle", "SCM slave idle", "Streams AQ: waiting for messages in the queue",
-    "wakeup time manager", "null event", "lock manager wait for remote message", "dispatcher listen timer",
-    "AQ Proxy Cleanup Wait", "Streams AQ: emn coordinator idle wait", "Streams AQ: deallocate messages from Streams Pool",
-    "single-task message", "PX Deque wait", "PX Deq: Join ACK", "PX Deq Credit: need buffer",
-    "PX Deq: Parse Reply", "PX Deq: Msg Fragment", "PX Deq: Txn Recovery Start", "EMON slave idle wait",
-    "Streams AQ: RAC qmn coordinator idle wait", "LNS ASYNC end of log", "ASM background timer",
-    "fbar timer", "JOX Jit Process Sleep", "KSV master wait", "GCR sleep", "lreg timer",
-    "LGWR real time apply sync", "Data Guard: Gap Manager", "Data Guard: Timer", "REPL Capture/Apply: RAC AQ qmn coordinator",
-    "AQPC idle", "pool server timer", "Emon coordinator main loop", "SQL*Net message from client ",
-))
+def _load_catalogue() -> dict[str, str]:
+    """event (lower case) -> wait class, from wait_events.tsv beside this module."""
+    text = (Path(__file__).with_name("wait_events.tsv")).read_text(encoding="utf-8")
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, cls = line.split("\t")
+            out[" ".join(name.lower().split())] = cls.strip()
+    return out
+
+
+#: Wait class of each catalogued event (lower-case name -> class), for reports that print none.
+EVENT_CLASS: dict[str, str] = _load_catalogue()
+IDLE_EVENTS = frozenset(name for name, cls in EVENT_CLASS.items() if cls == "Idle")
+
+_CLASS_PREFIX = {"concurrenc": "Concurrency", "applicat": "Application", "cluster": "Cluster", "user i": "User I/O",
+                 "system i": "System I/O", "commit": "Commit", "configur": "Configuration", "network": "Network",
+                 "other": "Other", "administ": "Administrative", "schedul": "Scheduler", "queueing": "Queueing",
+                 "idle": "Idle"}
+
+
+def wait_class(name: str, printed: str | None = None) -> str:
+    """The wait class of an event: the class the report prints beside it, else the catalogue's,
+    else by the family of its name (gc, latch, enq, ...), else Other."""
+    if printed:
+        low = printed.strip().lower()
+        for p, c in _CLASS_PREFIX.items():
+            if low.startswith(p):
+                return c
+    n = " ".join(name.lower().split())
+    cls = EVENT_CLASS.get(n)
+    if cls is not None:
+        return cls
+    if n.startswith(("gc ", "gcs ", "ges ")):
+        return "Cluster"
+    if n.startswith(("latch", "library cache", "cursor:", "row cache", "buffer busy", "enq: tx - index", "read by other")):
+        return "Concurrency"
+    if n.startswith(("db file", "direct path", "cell ")):
+        return "User I/O"
+    if n.startswith(("log file switch", "log buffer", "free buffer", "write complete", "enq: hw", "enq: sq")):
+        return "Configuration"
+    if n.startswith("sql*net"):
+        return "Network"
+    return "Other"
+
+
+def is_idle_row(name: str, text) -> bool:
+    """Idle by the report's own classification where the parser found one (a printed class,
+    the idle block: ``idle_by`` / ``not_idle_by``), else by the catalogue."""
+    if text.get("not_idle_by"):
+        return False
+    return is_idle_event(name, text.get("wait_class"))
 
 
 def is_idle(event: str, wait_class: str | None = None) -> bool:
@@ -110,21 +144,23 @@ def is_idle_event(name: str, wait_class: str | None) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def canonical_event(name: str) -> str:
-    """Expand a truncated or aliased event name to its full name."""
+def canonical_event(name: str, cut_at: int | None = None) -> str:
+    """The full name of an aliased event, or of one whose printed name was cut by the report's
+    layout: a name is expanded by prefix only when it is at least ``cut_at`` characters long
+    (the column width, from the parser; None: the name is printed whole, as in HTML)."""
     low = " ".join(name.lower().split())
     if low in ALIASES:
         return ALIASES[low]
     for full in EVENTS:
         if full.lower() == low:
             return full
-    if len(low) >= 12:
+    if cut_at is not None and len(low) >= max(cut_at, 12):
         matches = [full for full in EVENTS if full.lower().startswith(low)]
         if len(matches) == 1:
             return matches[0]
         for alias, full in ALIASES.items():
             if alias.startswith(low):
                 return full
-    if low.startswith("log file switch") and "ck" in low[15:]:
+    if cut_at is not None and low.startswith("log file switch") and "ck" in low[15:]:
         return "log file switch (checkpoint incomplete)"
     return name

@@ -28,10 +28,11 @@ STATISTICS = (
 
 
 @lru_cache(maxsize=8192)
-def canonical_stat(name: str) -> str:
-    """Expand a statistic name cut at 32 characters when the prefix is unique."""
+def canonical_stat(name: str, cut_at: int | None = 30) -> str:
+    """Expand a statistic name the text layout cut (at 30 to 33 characters) when the prefix is
+    unique; a name shorter than ``cut_at`` (the column width) or printed whole (None) is kept."""
     low = " ".join(name.lower().split())
-    if len(low) < 30:
+    if cut_at is None or len(low) < max(cut_at, 30):
         return name
     matches = [full for full in STATISTICS if full.lower().startswith(low)]
     if len(matches) == 1:

@@ -2,36 +2,8 @@
 write path, so that a row-lock storm is never answered with a write-path fix."""
 from __future__ import annotations
 
+from ..oracle.events import wait_class
 from .base import Context, Evidence, make_finding, rule
-
-_CLASS_PREFIX = {"concurrenc": "Concurrency", "applicat": "Application", "cluster": "Cluster", "user i": "User I/O",
-                 "system i": "System I/O", "commit": "Commit", "configur": "Configuration", "network": "Network",
-                 "other": "Other", "administ": "Administrative", "schedul": "Scheduler", "queueing": "Queueing"}
-
-
-def wait_class(name: str, printed: str | None) -> str:
-    if printed:
-        low = printed.strip().lower()
-        for p, c in _CLASS_PREFIX.items():
-            if low.startswith(p):
-                return c
-    n = name.lower()
-    if n.startswith("gc ") or n.startswith("gcs ") or n.startswith("ges "):
-        return "Cluster"
-    if n.startswith("enq: tx - row lock") or n.startswith("enq: tm") or n == "sql*net break/reset to client":
-        return "Application"
-    if n.startswith(("latch", "library cache", "cursor:", "row cache", "buffer busy", "enq: tx - index", "read by other")):
-        return "Concurrency"
-    if n == "log file sync":
-        return "Commit"
-    if n.startswith(("db file", "direct path", "read by")):
-        return "User I/O"
-    if n.startswith(("log file switch", "log buffer", "free buffer", "write complete", "enq: hw", "enq: us", "enq: sq")):
-        return "Configuration"
-    if n.startswith("sql*net"):
-        return "Network"
-    return "Other"
-
 
 def _top_components(ctx: Context):
     m = ctx.m

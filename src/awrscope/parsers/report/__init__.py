@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from ...model import ParseIssue, Report, Section, make_section
-from ...oracle.events import is_idle
+from ...oracle.events import is_idle_row
 from ..detect import Detected
 from .header import db_from_titles, parse_header, parse_header_tables
 from .raw import HTML_HEADER_TITLE, Block
@@ -239,7 +239,7 @@ def _response_time_8i(report: Report) -> float | None:
     bg = report.sections.get("wait_events_bg")
     fg_wait = 0.0
     for r in allw.rows:
-        if not r.name or is_idle(r.name, r.text.get("wait_class")):
+        if not r.name or is_idle_row(r.name, r.text):
             continue
         t = r.get("time_s") or 0.0
         b = bg.row(r.name) if bg else None

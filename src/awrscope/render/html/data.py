@@ -89,8 +89,8 @@ def _db_time(doc: dict, report: Report | None, metrics) -> dict | None:
                                 "line": row.line})
     if not classes and metrics is not None and metrics.fg_events:
         # No Foreground Wait Class section (AWR 10g/11.1 text, Statspack): sum the foreground events by their class,
-        # as printed beside the event or in Top Events, else "other waits (no class)".
-        from .views import EVENT_CLASS
+        # as printed beside the event or in Top Events, else from the event catalogue (oracle/wait_events.tsv).
+        from ...oracle.events import wait_class
         printed = {}
         top = report.sections.get("top_events") if report is not None else None
         for row in top or ():
@@ -98,7 +98,7 @@ def _db_time(doc: dict, report: Report | None, metrics) -> dict | None:
                 printed[row.name.lower()] = row.text["wait_class"]
         sums: dict[str, float] = {}
         for e in metrics.fg_events.values():
-            wc = e.wait_class or printed.get(e.name.lower()) or EVENT_CLASS.get(e.name.lower()) or "other waits (no class)"
+            wc = wait_class(e.name, e.wait_class or printed.get(e.name.lower()))
             wc = next((k for k in _CLASSES if k.lower().startswith(wc.lower())), wc)  # 'Configurat' (cut short)
             sums[wc] = sums.get(wc, 0.0) + e.time_s
         classes = [{"label": k, "kind": "class", "time_s": round(v, 3), "pct": _pct(v, dbt), "line": None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ...model import Report
+from ...oracle.events import EVENT_CLASS
 from ..numbers import fmt_num
 from . import svg
 from .data import chart_data, io_kind
@@ -12,17 +13,6 @@ from .data import chart_data, io_kind
 CLASS_COLOUR = {"db cpu": "cpu", "commit": "commit", "user i/o": "uio", "system i/o": "sio",
                 "configuration": "cfg", "concurrency": "conc", "application": "app", "other": "oth",
                 "cluster": "clu", "network": "net", "scheduler": "sch", "administrative": "adm", "queueing": "oth"}
-#: Wait class of common events, for reports that print no class beside the event (AWR 10g/11g text, Statspack).
-EVENT_CLASS = {"log file sync": "Commit", "log file parallel write": "System I/O", "db file sequential read": "User I/O",
-               "db file scattered read": "User I/O", "direct path read": "User I/O", "direct path write": "User I/O",
-               "direct path read temp": "User I/O", "direct path write temp": "User I/O",
-               "db file parallel read": "User I/O", "read by other session": "User I/O",
-               "log buffer space": "Configuration", "free buffer waits": "Configuration",
-               "enq: tx - row lock contention": "Application", "enq: hw - contention": "Configuration",
-               "buffer busy waits": "Concurrency", "library cache lock": "Concurrency",
-               "control file sequential read": "System I/O", "control file parallel write": "System I/O",
-               "local write wait": "User I/O", "write complete waits": "Configuration",
-               "enq: cr - block range reuse ckpt": "Other"}
 EVENT_COLOUR = {"log file sync": "commit", "log file parallel write": "sio", "db file sequential read": "uio",
                 "db file scattered read": "uio", "direct path write temp": "uio", "direct path read temp": "uio",
                 "direct path write": "uio", "direct path read": "uio", "log buffer space": "cfg",
@@ -46,7 +36,7 @@ def _cls(name: str | None, wait_class: str | None = None) -> str:
     if low.startswith("enq:"):
         return "app" if "row lock" in low else "cfg"
     if low in EVENT_CLASS:
-        return CLASS_COLOUR[EVENT_CLASS[low].lower()]
+        return CLASS_COLOUR.get(EVENT_CLASS[low].lower(), "oth")
     if name and name.lower() in CLASS_COLOUR:
         return CLASS_COLOUR[name.lower()]
     return EVENT_COLOUR.get(low, "oth")

@@ -41,8 +41,8 @@ HOST_CPU_COLS = [
 _SP_HOST_CPU = re.compile(r"CPUs:\s*(\d+)(?:\s+Cores:\s*(\d+))?(?:\s+Sockets:\s*(\d+))?")  # 10g: CPUs only
 
 
-def _fix_stat(name: str) -> str:
-    return canonical_stat(name)
+def _fix_stat(name: str, cut_at: int | None) -> str:
+    return canonical_stat(name, cut_at)
 
 
 def map_instance_activity(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:

@@ -103,8 +103,9 @@ def cell_value(cell: str, col: Col, hunit: str | None, issues: list[ParseIssue] 
 
 
 def table_rows(block: Block, table: RawTable, cols: list[Col], key: str, issues: list[ParseIssue],
-               name_fix: Callable[[str], str] | None = None) -> list[Row]:
+               name_fix: Callable[[str, int | None], str] | None = None) -> list[Row]:
     plan = _plan(match_columns(table, cols))
+    cut_at = name_cut_width(block, table, next((idx for idx, _, _, how in plan if how == 2), None)) if name_fix else None
     rows: list[Row] = []
     memo = _NUMBER_MEMO
     for line, cells in table.rows:
@@ -134,9 +135,27 @@ def table_rows(block: Block, table: RawTable, cols: list[Col], key: str, issues:
         if name is None and not text and not any(v is not None for v in values.values()):
             continue
         if name and name_fix:
-            name = name_fix(name)
+            name = name_fix(name, cut_at)
         rows.append(Row(name, line, values, text))
     return rows
+
+
+# Text reports cut names to their column (26 to 33 characters by version and section); a table
+# whose column spans are unknown is taken to cut no shorter than the narrowest of those.
+NARROWEST_NAME_COLUMN = 26
+
+
+def name_cut_width(block: Block, table: RawTable, name_idx: int | None) -> int | None:
+    """The length at which a printed name may have been cut by the report's layout, or None
+    where names are printed whole (HTML). A name shorter than this is complete and is never
+    expanded to a longer name (``cursor: pin S`` is not ``cursor: pin S wait on X``). One
+    character of slack: a cut at a space loses the space when the cell is stripped."""
+    if block.format == "html":
+        return None
+    if name_idx is not None and table.spans and name_idx < len(table.spans):
+        a, b = table.spans[name_idx]
+        return max(b - a - 1, 1)
+    return NARROWEST_NAME_COLUMN - 1
 
 
 def _plan(matched: list[tuple[int, Col, str | None]]) -> list[tuple[int, Col, str | None, int]]:
@@ -170,7 +189,7 @@ def units_of(cols: Iterable[Col]) -> dict[str, str]:
 
 
 def simple_table_section(block: Block, key: str, cols: list[Col], issues: list[ParseIssue],
-                         name_fix: Callable[[str], str] | None = None, min_matched: int = 2) -> Section | None:
+                         name_fix: Callable[[str, int | None], str] | None = None, min_matched: int = 2) -> Section | None:
     """The common case: every table of the block holds rows of these fields."""
     rows: list[Row] = []
     for table in block.tables:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 from ....model import ParseIssue, Row, Section, make_section
-from ....oracle.events import canonical_event
+from ....oracle.events import canonical_event, is_idle
 from ...numbers import parse_number
 from ..raw import Block
-from .common import Col, match_columns, simple_table_section, squash
+from .common import Col, match_columns, name_cut_width, simple_table_section, squash
 
 EVENT_COLS = [
     Col("name", r"^(event|eventname|statistic)$", kind="name"),
@@ -47,12 +47,76 @@ TIME_MODEL_COLS = [
 ]
 
 
-def _fix_event(name: str) -> str:
-    return canonical_event(name)
+def _fix_event(name: str, cut_at: int | None) -> str:
+    return canonical_event(name, cut_at)
 
 
 def map_events(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
-    return simple_table_section(block, key, EVENT_COLS, issues, name_fix=_fix_event, min_matched=3)
+    sec = simple_table_section(block, key, EVENT_COLS, issues, name_fix=_fix_event, min_matched=3)
+    if sec is None or key == "top_events":
+        return sec
+    rows = _mark_idle_block(list(sec.rows), sec.notes)
+    _warn_duplicate_names(rows, key, issues)
+    return make_section(sec.key, sec.title, sec.line, sec.units, rows, sec.notes)
+
+
+# Events idle in every version, and printed in the idle block of every wait event table: the
+# anchors from which the idle block is found. Other events' idleness varies by version and tool
+# (Statspack keeps its own idle list), so it is read from where the report prints them.
+IDLE_ANCHORS = frozenset(e.lower() for e in (
+    "SQL*Net message from client", "rdbms ipc message", "pmon timer", "smon timer", "dispatcher timer",
+    "jobq slave wait", "PL/SQL lock timer", "Streams AQ: qmn slave idle wait", "Streams AQ: qmn coordinator idle wait",
+    "Space Manager: slave idle wait", "DIAG idle wait", "PX Idle Wait", "gcs remote message", "ges remote message",
+    "virtual circuit wait", "Streams AQ: waiting for time management or cleanup tasks", "class slave wait",
+    "heartbeat monitor sleep", "VKTM Logical Idle Wait", "wait for unread message on broadcast channel"))
+
+
+def _mark_idle_block(rows: list[Row], notes) -> list[Row]:
+    """The report's own idle classification. Wait event tables print the idle events last
+    ("ordered by wait time desc, waits desc (idle events last)"), sorted by time among
+    themselves, and AWR 11g+ leaves their % DB time blank. The block is found from its first
+    anchor (an event idle in every version, e.g. ``SQL*Net message from client``), extended
+    back over catalogued idle events printed before it in time order. Rows in the block are
+    idle whatever our catalogue says (LogMiner, Streams, PX credit waits of other versions);
+    catalogued idle events printed before the block are not idle in this report (Statspack
+    and 10g count ``PX Deq Credit: send blkd`` as DB time)."""
+    anchor = next((k for k, r in enumerate(rows) if r.name and " ".join(r.name.lower().split()) in IDLE_ANCHORS), None)
+    if anchor is None:
+        return rows
+    says_idle_last = any("idle events last" in n.lower() for n in notes)
+    has_pct = any(r.values.get("pct_db_time") is not None for r in rows[:anchor])
+    if not (says_idle_last or (has_pct and all(r.values.get("pct_db_time") is None for r in rows[anchor:]))):
+        return rows
+    start = anchor
+    while start > 0 and rows[start - 1].name and is_idle(rows[start - 1].name, rows[start - 1].text.get("wait_class")) \
+            and (rows[start - 1].values.get("time_s") or 0.0) >= (rows[start].values.get("time_s") or 0.0):
+        start -= 1
+    why = "in the report's idle block (idle events last)" if says_idle_last else "blank % DB time, after the first idle event"
+    out = []
+    for k, r in enumerate(rows):
+        if not r.name or r.text.get("wait_class"):
+            out.append(r)
+        elif k >= start:
+            out.append(Row(r.name, r.line, r.values, {**r.text, "wait_class": "Idle", "idle_by": why}))
+        elif is_idle(r.name):
+            out.append(Row(r.name, r.line, r.values, {**r.text, "not_idle_by": "printed before the report's idle block"}))
+        else:
+            out.append(r)
+    return out
+
+
+def _warn_duplicate_names(rows: list[Row], key: str, issues: list[ParseIssue]) -> None:
+    """Two rows of one event table under one name are never merged silently: lookups by name
+    return the first (the larger, as tables are ordered by time) and the report says so."""
+    seen: dict[str, Row] = {}
+    for r in rows:
+        if not r.name:
+            continue
+        low = " ".join(r.name.lower().split())
+        first = seen.setdefault(low, r)
+        if first is not r and first.values != r.values:
+            issues.append(ParseIssue("warning", key, r.line, f"two rows named '{r.name}' (lines {first.line} and "
+                                     f"{r.line}): lookups by name use line {first.line}; the other is not counted twice"))
 
 
 def map_wait_classes(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
@@ -145,6 +209,7 @@ def map_histogram(block: Block, key: str, issues: list[ParseIssue]) -> Section |
             units[label] = "%"
         if not buckets:
             continue
+        cut_at = name_cut_width(block, table, 0)
         for line, cells in table.rows:
             name = cells[0].strip()
             if not name:
@@ -156,7 +221,7 @@ def map_histogram(block: Block, key: str, issues: list[ParseIssue]) -> Section |
                 if idx < len(cells):
                     v = parse_number(cells[idx]).value
                     values[label] = v
-            rows.append(Row(canonical_event(name), line, values))
+            rows.append(Row(canonical_event(name, cut_at), line, values))
     if not rows:
         return None
     return make_section(key, block.title, block.line, units, rows, block.notes)
