@@ -8,6 +8,7 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     tomllib = None
 
 from .metrics import DEFAULT_ALPHA, derive
+from .metrics.invariants import check as check_invariants
 from .model import Report
 from .rules import run_rules
 
@@ -63,6 +64,7 @@ def _analyze_one(report: Report, config: dict) -> dict:
     alpha = float(config.get("metrics", {}).get("alpha", DEFAULT_ALPHA))
     m = derive(report, alpha=alpha)
     findings, na, ctx = run_rules(report, m, config)
+    violations = check_invariants(report, m)
     h = report.header
     dbt = m.v("db_time_s")
     doc = {
@@ -77,8 +79,23 @@ def _analyze_one(report: Report, config: dict) -> dict:
         },
         "metrics": m.as_dict(),
         "commit_path": ctx.commit.as_dict(dbt) if ctx.commit is not None else None,
-        "findings": [f.as_dict() for f in findings],
+        "findings": [_doubted(f.as_dict(), violations) for f in findings],
         "not_applicable": [n.as_dict() for n in na],
-        "issues": [i.as_dict() for i in report.issues],
+        "issues": [i.as_dict() for i in report.issues] + [v.as_issue() for v in violations],
     }
     return doc
+
+
+_LOWER = {"high": "medium", "medium": "low", "low": "low"}
+
+
+def _doubted(finding: dict, violations: list) -> dict:
+    """A finding stated on figures that failed a conservation check loses one step of confidence
+    and says which check failed: its share of DB time rests on those figures."""
+    if not violations:
+        return finding
+    finding["confidence"] = _LOWER.get(finding["confidence"], finding["confidence"])
+    finding["caveats"] = list(finding.get("caveats") or []) + [
+        f"confidence lowered: invariant {v.check} failed ({v.section}"
+        + (f" line {v.line}" if v.line else "") + "); see issues" for v in violations]
+    return finding

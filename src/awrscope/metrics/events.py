@@ -169,22 +169,41 @@ def event_metrics(b: Builder) -> None:
                   formula=BY_ID["pct_db_time"].formula, low=low or m.db_time_confidence == "low")
         if e.avg_ms is not None:
             b.put(f"avg_ms[{e.name}]", e.avg_ms, e.sources, unit="ms", formula=BY_ID["avg_ms"].formula, low=low)
-    # LFPW histogram tail (M17)
-    for key in ("wait_histogram", "wait_histogram_32ms"):
-        sec = b.r.sections.get(key)
-        row = sec.row("log file parallel write") if sec else None
-        if row is not None:
-            tail, got = 0.0, False
-            for f, v in row.values.items():
-                mm = re.match(r"^(<=?|>=?)\s*(\d+(?:\.\d+)?)\s*(us|ms|s)$", f.strip())
-                if not mm:
-                    continue
-                got = True
-                upper_ms = float(mm.group(2)) * {"us": 1e-3, "ms": 1.0, "s": 1000.0}[mm.group(3)]
-                if (mm.group(1).startswith(">") or upper_ms > 8.0) and v:
-                    tail += v
-            if got:
-                b.put("lfpw_tail_share_8ms", tail, [row_source(key, row, "total_waits")])
-                break
+    # LFPW histogram tail (M17): from the histogram family whose buckets have a bound at 8 ms
+    for key in sorted(k for k in b.r.sections if k.startswith("wait_histogram")):
+        row = b.r.sections[key].row("log file parallel write")
+        tail = share_above(row.values, 8000.0) if row is not None else None
+        if tail is not None:
+            b.put("lfpw_tail_share_8ms", tail, [row_source(key, row, "total_waits")],
+                  note=f"buckets of '{b.r.sections[key].title}' above 8 ms")
+            break
     else:
         b.miss("lfpw_tail_share_8ms")
+
+
+_BUCKET_LABEL = re.compile(r"^(<=?|>=?)\s*(\d+(?:\.\d+)?)\s*(us|ms|s|m|min|h)$")
+_LABEL_US = {"us": 1.0, "ms": 1e3, "s": 1e6, "m": 60e6, "min": 60e6, "h": 3600e6}
+
+
+def share_above(values, bound_us: float) -> float | None:
+    """The % of waits above ``bound_us`` from one histogram row, or None when this family of
+    buckets has no edge at that bound. Every bucket's unit is its own label's (``<8us``,
+    ``<512us``, ``<8ms``, ``<2s``): 19c prints microsecond, millisecond and second families
+    side by side and no bucket is taken to be in milliseconds. A ``<X`` bucket holds the waits
+    from the previous edge to X; a ``>=X`` bucket those from X on."""
+    edges: list[tuple[str, float, float | None]] = []
+    for label, v in values.items():
+        mm = _BUCKET_LABEL.match(label.strip())
+        if mm:
+            edges.append((mm.group(1), float(mm.group(2)) * _LABEL_US[mm.group(3)], v))
+    if not edges or not any(abs(us - bound_us) < 1e-6 for _, us, _ in edges):
+        return None
+    edges.sort(key=lambda e: (e[1], e[0].startswith(">")))
+    tail, lower = 0.0, 0.0
+    for op, us, v in edges:
+        low_edge = us if op.startswith(">") else lower
+        if low_edge >= bound_us - 1e-6 and v:
+            tail += v
+        if not op.startswith(">"):
+            lower = us
+    return tail

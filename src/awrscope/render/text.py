@@ -54,6 +54,11 @@ def render_text(doc: dict) -> str:
             groups.setdefault(", ".join(n["needs"]), []).append(n["id"])
         for need, rids in groups.items():
             out.append(f"  not applicable ({', '.join(sorted(rids))}): needs {need}")
+    problems = [i for i in doc.get("issues") or () if i["level"] in ("warning", "error")]
+    if problems:
+        out += ["", f"  issues ({len(problems)}; every one in --format json):"]
+        for i in problems[:8]:
+            out.append(f"    {i['level']}: {i['message']}" + (f" [{i['section']} line {i['line']}]" if i.get("line") else ""))
     out.append("")
     out.append("  key metrics: " + ", ".join(f"{k}={fmt_num(doc['metrics'][k]['value'])}" for k in KEY_METRICS
                                              if k in doc["metrics"] and doc["metrics"][k]["value"] is not None))

@@ -1,0 +1,116 @@
+"""Conservation checks on every report, at run time: a report read wrongly must say so instead of
+giving a confident wrong verdict. Each check compares figures the report prints in two places (or
+a sum with its whole) within a stated tolerance; a failure is an issue naming the section, the
+figures and the tolerance. Findings that lean on DB time then lose confidence (analysis.py).
+
+* Top-N: the printed "% DB time" of each Top-N row against time / DB time.
+* Foreground time: non-idle foreground event time + DB CPU <= DB time.
+* Wait classes: foreground event time summed by wait class against the Wait Classes section.
+* Shares: no event's share of DB time above 100 %.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Report
+from ..oracle.events import wait_class
+from .values import Metrics
+
+#: Rounding slack in % points of a printed percentage (one decimal printed) plus a relative margin.
+PCT_ABS_TOL = 0.15
+PCT_REL_TOL = 0.03
+#: Foreground waits + DB CPU may exceed DB time by this share (each printed total rounded; DB CPU and
+#: waits are sampled at slightly different moments of the snapshot).
+SUM_REL_TOL = 0.05
+#: Per-class agreement: the larger of an absolute margin (one second per event, rounding) and a share.
+CLASS_REL_TOL = 0.10
+
+
+@dataclass(frozen=True)
+class Violation:
+    check: str
+    section: str
+    line: int | None
+    message: str
+
+    def as_issue(self) -> dict:
+        return {"level": "warning", "section": self.section, "line": self.line,
+                "message": f"invariant {self.check}: {self.message}"}
+
+
+def check(report: Report, m: Metrics) -> list[Violation]:
+    dbt = m.v("db_time_s")
+    if not dbt or dbt <= 0:
+        return []
+    return _top_n(report, dbt) + _fg_sum(report, m, dbt) + _classes(report, m, dbt) + _shares(m)
+
+
+def _top_n(report: Report, dbt: float) -> list[Violation]:
+    top = report.sections.get("top_events")
+    out = []
+    for row in top or ():
+        t, p = row.values.get("time_s"), row.values.get("pct_db_time")
+        if not row.name or t is None or p is None:
+            continue
+        computed = 100.0 * t / dbt
+        tol = PCT_ABS_TOL + 100.0 * 0.5 / dbt + PCT_REL_TOL * p
+        if abs(computed - p) > tol:
+            implied = 100.0 * t / p if p else None
+            out.append(Violation(
+                "top-n-share", "top_events", row.line,
+                f"'{row.name}' prints {p:g} % of DB time, but {t:,.1f} s / DB time {dbt:,.1f} s = {computed:.1f} % "
+                f"(tolerance {tol:.2f} points)" + (f"; the printed share implies DB time {implied:,.0f} s" if implied else "")))
+            break  # one row says it: the base of every share differs
+    return out
+
+
+def _fg_sum(report: Report, m: Metrics, dbt: float) -> list[Violation]:
+    if m.event_basis != "fg":  # system-wide events hold background time too
+        return []
+    waits = sum(e.time_s for e in m.fg_events.values())
+    cpu = m.v("db_cpu_s") or 0.0
+    # waits and CPU overlap on a busy host (a wait's end includes the run queue): the report's own
+    # Top-N shares then add up past 100 %, and that much overlap is the report's, not a misreading
+    printed = sum(r.values.get("pct_db_time") or 0.0 for r in report.sections.get("top_events") or ())
+    limit = dbt * (max(1.0, printed / 100.0) + SUM_REL_TOL) + 0.5 * (len(m.fg_events) + 1)
+    if waits + cpu > limit:
+        return [Violation("foreground-sum", "wait_events_fg", None,
+                          f"non-idle foreground waits {waits:,.1f} s + DB CPU {cpu:,.1f} s = {waits + cpu:,.1f} s exceed "
+                          f"{limit:,.1f} s (DB time {dbt:,.1f} s, the Top-N's own overlap, {100 * SUM_REL_TOL:g} % and half a "
+                          "second per printed total): an idle event counted as busy, or a row read twice")]
+    return []
+
+
+def _classes(report: Report, m: Metrics, dbt: float) -> list[Violation]:
+    sec = report.sections.get("wait_classes")
+    if sec is None or m.event_basis != "fg":
+        return []
+    sums: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    for e in m.fg_events.values():
+        c = wait_class(e.name, e.wait_class)
+        sums[c] = sums.get(c, 0.0) + e.time_s
+        counts[c] = counts.get(c, 0) + 1
+    out = []
+    for row in sec:
+        name, t = row.name, row.values.get("time_s")
+        if not name or t is None or name.lower().startswith(("db cpu", "idle")):
+            continue
+        cls = wait_class("", name)
+        got = sums.get(cls, 0.0)
+        tol = max(1.0 + 0.5 * counts.get(cls, 0), CLASS_REL_TOL * t, 0.002 * dbt)
+        if abs(got - t) > tol:
+            out.append(Violation("wait-class-sum", "wait_classes", row.line,
+                                 f"class {cls}: the Wait Classes section prints {t:,.1f} s, the foreground events of "
+                                 f"that class sum to {got:,.1f} s (tolerance {tol:,.1f} s)"))
+    return out
+
+
+def _shares(m: Metrics) -> list[Violation]:
+    out = []
+    for k, mv in m.values.items():
+        if k.startswith("pct_db_time[") and mv.value is not None and mv.value > 100.0 * (1 + SUM_REL_TOL):
+            src = mv.sources[0] if mv.sources else None
+            out.append(Violation("share-over-100", src.section if src else "metrics", src.line if src else None,
+                                 f"{k} = {mv.value:.1f} %: no event can take more than all of DB time"))
+    return out
