@@ -42,7 +42,7 @@ def check(report: Report, m: Metrics) -> list[Violation]:
     dbt = m.v("db_time_s")
     if not dbt or dbt <= 0:
         return []
-    return _top_n(report, dbt) + _fg_sum(report, m, dbt) + _classes(report, m, dbt) + _shares(m)
+    return _top_n(report, dbt) + _fg_sum(report, m, dbt) + _classes(report, m, dbt) + _shares(m, dbt)
 
 
 def _top_n(report: Report, dbt: float) -> list[Violation]:
@@ -92,22 +92,36 @@ def _classes(report: Report, m: Metrics, dbt: float) -> list[Violation]:
         sums[c] = sums.get(c, 0.0) + e.time_s
         counts[c] = counts.get(c, 0) + 1
     out = []
+    printed: set[str] = set()
     for row in sec:
         name, t = row.name, row.values.get("time_s")
         if not name or t is None or name.lower().startswith(("db cpu", "idle")):
             continue
         cls = wait_class("", name)
+        printed.add(cls)
         got = sums.get(cls, 0.0)
         tol = max(1.0 + 0.5 * counts.get(cls, 0), CLASS_REL_TOL * t, 0.002 * dbt)
         if abs(got - t) > tol:
             out.append(Violation("wait-class-sum", "wait_classes", row.line,
                                  f"class {cls}: the Wait Classes section prints {t:,.1f} s, the foreground events of "
                                  f"that class sum to {got:,.1f} s (tolerance {tol:,.1f} s)"))
+    for cls, got in sums.items():
+        tol = max(1.0 + 0.5 * counts[cls], 0.002 * dbt)
+        if printed and cls not in printed and got > tol:
+            out.append(Violation("wait-class-sum", "wait_classes", sec.line,
+                                 f"class {cls}: not printed in the Wait Classes section, but foreground events of that "
+                                 f"class sum to {got:,.1f} s (tolerance {tol:,.1f} s)"))
     return out
 
 
-def _shares(m: Metrics) -> list[Violation]:
+def _shares(m: Metrics, dbt: float) -> list[Violation]:
     out = []
+    for e in m.fg_events.values():
+        if e.time_s > dbt * (1 + SUM_REL_TOL):
+            src = e.sources[0] if e.sources else None
+            out.append(Violation("share-over-100", src.section if src else "metrics", src.line if src else None,
+                                 f"'{e.name}' {e.time_s:,.1f} s is {100 * e.time_s / dbt:.0f} % of DB time {dbt:,.1f} s: "
+                                 "no event can take more than all of DB time"))
     for k, mv in m.values.items():
         if k.startswith("pct_db_time[") and mv.value is not None and mv.value > 100.0 * (1 + SUM_REL_TOL):
             src = mv.sources[0] if mv.sources else None

@@ -79,6 +79,9 @@ def _parse(cell: str, binary: bool) -> Number:
     # Fast path: plain integers and decimals, by far the most common cells.
     first = s[0]
     # (scientific cells take the slow path: their resolution scales with the exponent)
+    # float() reads '7180_54859' as 718054859: an underscore makes a name (a partition), never a number
+    if "_" in s:
+        return _BAD
     if (first.isdigit() or first == "." or first == "-") and "E" not in s and "e" not in s:
         try:
             plain = s.replace(",", "") if "," in s else s
