@@ -234,3 +234,11 @@ def test_corpus_provenance(corpus):
     print(f"provenance: {names} names and {values} values checked, {len(missed)} not found")
     assert names > 100_000 and values > 100_000
     assert missed == [], missed[:20]
+
+
+def test_rate_is_the_printed_per_second(corpus):
+    """Line 1412 prints redo size 34,537,740,800 in total and 113,458,715.9 per second; the header's
+    Elapsed 5.07 min (+-0.3 s) makes total / elapsed (113,536,295) the coarser figure."""
+    mv = derive(parse_path(str(corpus / "awr_txt_11203_slob_skoehler_100k_iops.txt"))[0]).get("redo_rate_Bps")
+    assert mv.value == 113458715.9
+    assert (mv.sources[0].field, mv.sources[0].line) == ("per_second", 1412)

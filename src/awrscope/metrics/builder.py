@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..model import Report, Row
 from .catalog import BY_ID
-from .values import Metrics, MetricValue, Source
+from .values import Metrics, MetricValue, Source, rounding_error
 
 
 class Builder:
@@ -60,6 +60,23 @@ class Builder:
             self.miss(id, "DIV_ZERO", sources=srcs)
             return None
         return self.put(id, scale * num / den, srcs, note=note, low=low)
+
+    def rate(self, id: str, stat_name: str, elapsed_src_value: float | None) -> float | None:
+        """A statistic per second: the report's printed 'per Second' figure (computed by Oracle from
+        the exact snapshot times) unless total / elapsed is finer, which it is only when the elapsed
+        time is itself printed more finely than the rate (``elapsed_src_value``: the printed minutes)."""
+        sec = self.r.sections.get("instance_activity")
+        row = sec.row(stat_name) if sec else None
+        total, src, reason = self.stat(stat_name)
+        e = self.m.v("elapsed_s")
+        printed = row.values.get("per_second") if row is not None else None
+        if printed is not None and printed > 0 and total:
+            err_printed = rounding_error(printed)
+            err_computed = rounding_error(total) + (rounding_error(elapsed_src_value) if elapsed_src_value else 0.0)
+            if err_printed <= err_computed:
+                return self.put(id, printed, [Source("instance_activity", row.name, "per_second", row.line, printed)],
+                                note="printed per Second (finer than total / elapsed)")
+        return self.ratio(id, total, e, [src], reason=reason)
 
     def os_stat(self, name: str) -> tuple[float | None, Source | None]:
         sec = self.r.sections.get("os_stats")

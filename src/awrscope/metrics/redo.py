@@ -16,8 +16,8 @@ def redo(b: Builder) -> None:
     if rollbacks is None and commits is not None:
         # AWR omits zero-valued statistics (P14): no 'user rollbacks' row next to 'user commits' means none.
         rollbacks = 0.0
-    b.ratio("redo_rate_Bps", redo, e, [s_redo])
-    b.ratio("commit_rate", commits, e, [s_com])
+    b.rate("redo_rate_Bps", "redo size", b.r.header.elapsed_min)
+    b.rate("commit_rate", "user commits", b.r.header.elapsed_min)
     txn = commits + rollbacks if commits is not None and rollbacks is not None else None
     b.ratio("txn_rate", txn, e, [s_com, s_rb])
     b.ratio("redo_per_commit_B", redo, commits, [s_redo, s_com])
