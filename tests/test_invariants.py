@@ -242,3 +242,25 @@ def test_rate_is_the_printed_per_second(corpus):
     mv = derive(parse_path(str(corpus / "awr_txt_11203_slob_skoehler_100k_iops.txt"))[0]).get("redo_rate_Bps")
     assert mv.value == 113458715.9
     assert (mv.sources[0].field, mv.sources[0].line) == ("per_second", 1412)
+
+
+def test_corpus_every_value_has_a_unit(corpus):
+    """Units: every numeric field of every section states its unit (from the report's column labels;
+    histogram buckets are % of waits under a label that carries its own time unit)."""
+    fields = 0
+    missing = set()
+    for path in sorted(corpus.iterdir()):
+        try:
+            parsed = parse_path(str(path))
+        except Exception:
+            continue
+        for r in parsed:
+            for sections in [r.sections] + [p.sections for p in (r.periods or [])]:
+                for key, sec in sections.items():
+                    for f in {k for row in sec.rows for k in row.values}:
+                        fields += 1
+                        if not sec.units.get(f):
+                            missing.add((path.name, key, f))
+                        if key.startswith("wait_histogram") and f != "total_waits":
+                            assert sec.units[f] == "%" and re.search(r"(us|ms|s|m|min|h)$", f), (path.name, key, f)
+    assert fields > 10_000 and missing == set()
