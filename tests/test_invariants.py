@@ -264,3 +264,27 @@ def test_corpus_every_value_has_a_unit(corpus):
                         if key.startswith("wait_histogram") and f != "total_waits":
                             assert sec.units[f] == "%" and re.search(r"(us|ms|s|m|min|h)$", f), (path.name, key, f)
     assert fields > 10_000 and missing == set()
+
+
+def test_idle_block_is_sorted_by_time():
+    """Statspack 11.2 (TheYanVictor/Statspack_scan.py statspack_example.txt, lines 121-151) prints
+    'PL/SQL lock timer' 2 s among the busy events, above 'enq: TM - contention' 2 s and 'db file
+    sequential read' 1 s; the idle block starts at 'SQL*Net message from client' 5,175,208 s."""
+    from awrscope.model import Row
+    from awrscope.parsers.report.sections.events import _mark_idle_block
+
+    rows = [Row(n, k, {"time_s": t}) for k, (n, t) in enumerate([
+        ("log file sync", 6.0), ("PL/SQL lock timer", 2.0), ("enq: TM - contention", 2.0),
+        ("db file sequential read", 1.0), ("SQL*Net message from client", 5175208.0), ("jobq slave wait", 2587.0),
+        ("Some uncatalogued wakeup", 615.0)])]
+    out = _mark_idle_block(rows, ["ordered by Total Wait Time desc, Waits desc (idle events last)"])
+    idle = [r.name for r in out if r.text.get("wait_class") == "Idle"]
+    assert idle == ["SQL*Net message from client", "jobq slave wait", "Some uncatalogued wakeup"]
+    assert out[1].text.get("not_idle_by")  # PL/SQL lock timer counts as DB time in this report
+
+
+def test_overhead_larger_than_its_whole_is_not_used(corpus):
+    """awr_txt_11204_rac_1newstar_orcl1_2_3.txt prints 'redo synch time overhead (usec)' 1,530,442,697
+    against 'redo synch time (usec)' 50,195: the wake-up overhead is not derived from it."""
+    m = derive(parse_path(str(corpus / "awr_txt_11204_rac_1newstar_orcl1_2_3.txt"))[0])
+    assert m.get("fg_wakeup_overhead_us").value is None and m.get("fg_wakeup_overhead_us").reason == "INCONSISTENT"

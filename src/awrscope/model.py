@@ -178,6 +178,8 @@ class Header:
     end: Snapshot | None = None
     elapsed_min: float | None = None  # as printed in the header
     db_time_min: float | None = None  # as printed in the header
+    elapsed_line: int | None = None  # where Elapsed and DB Time are printed (the header's first line if unknown)
+    db_time_line: int | None = None
     line: int | None = None
 
 

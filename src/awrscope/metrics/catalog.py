@@ -12,6 +12,7 @@ REASONS = {
     "AMBIGUOUS_NAME": "a truncated name matches several statistics",
     "LOW_PRECISION": "inputs are too coarse for a meaningful value",
     "DIV_ZERO": "the denominator is zero",
+    "INCONSISTENT": "a part printed larger than its whole (a counter the report cannot be trusted on)",
 }
 
 

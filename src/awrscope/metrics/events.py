@@ -74,7 +74,7 @@ def time_base(b: Builder) -> None:
     r, m = b.r, b.m
     h = r.header
     if r.elapsed_s is not None:
-        b.put("elapsed_s", r.elapsed_s, [Source("header", "Elapsed", "elapsed_min", h.line, h.elapsed_min)])
+        b.put("elapsed_s", r.elapsed_s, [Source("header", "Elapsed", "elapsed_min", h.elapsed_line or h.line, h.elapsed_min)])
     else:
         b.miss("elapsed_s")
     tm, tm_src = b.time_model("DB time")
@@ -88,7 +88,7 @@ def time_base(b: Builder) -> None:
                   low=True)
         else:
             m.db_time_basis = "time model" if tm_src else "header"
-            b.put("db_time_s", r.db_time_s, [tm_src or Source("header", "DB Time", "db_time_min", h.line, h.db_time_min)])
+            b.put("db_time_s", r.db_time_s, [tm_src or Source("header", "DB Time", "db_time_min", h.db_time_line or h.line, h.db_time_min)])
     else:
         base = _call_time_base(r)
         if base is not None:

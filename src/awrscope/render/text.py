@@ -54,7 +54,8 @@ def render_text(doc: dict) -> str:
             groups.setdefault(", ".join(n["needs"]), []).append(n["id"])
         for need, rids in groups.items():
             out.append(f"  not applicable ({', '.join(sorted(rids))}): needs {need}")
-    problems = [i for i in doc.get("issues") or () if i["level"] in ("warning", "error")]
+    problems = sorted((i for i in doc.get("issues") or () if i["level"] in ("warning", "error")),
+                      key=lambda i: (i["level"] != "error", not i["message"].startswith("invariant")))
     if problems:
         out += ["", f"  issues ({len(problems)}; every one in --format json):"]
         for i in problems[:8]:

@@ -46,10 +46,10 @@ def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) ->
     for j, line in enumerate(lines):
         m = _ELAPSED.search(line)
         if m and h.elapsed_min is None:
-            h.elapsed_min = parse_number(m.group(1)).value
+            h.elapsed_min, h.elapsed_line = parse_number(m.group(1)).value, first_line + j
         m = _DBTIME.search(line)
         if m and h.db_time_min is None:
-            h.db_time_min = parse_number(m.group(1)).value
+            h.db_time_min, h.db_time_line = parse_number(m.group(1)).value, first_line + j
         m = _HOSTLINE.search(line)
         if m and h.host is None:
             h.host = m.group(1)
@@ -179,9 +179,9 @@ def parse_header_tables(tables: list, first_line: int, issues: list[ParseIssue])
             if label in ("elapsed", "db time"):
                 minutes = _minutes_in(cells[1:])
                 if label == "elapsed" and h.elapsed_min is None:
-                    h.elapsed_min = minutes
+                    h.elapsed_min, h.elapsed_line = minutes, line
                 elif label == "db time" and h.db_time_min is None:
-                    h.db_time_min = minutes
+                    h.db_time_min, h.db_time_line = minutes, line
                 continue
             inst = _fill(h, inst, cols, cells)
     if inst.name or inst.number is not None:

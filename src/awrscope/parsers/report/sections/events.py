@@ -80,7 +80,10 @@ def _mark_idle_block(rows: list[Row], notes) -> list[Row]:
     idle whatever our catalogue says (LogMiner, Streams, PX credit waits of other versions);
     catalogued idle events printed before the block are not idle in this report (Statspack
     and 10g count ``PX Deq Credit: send blkd`` as DB time)."""
-    anchor = next((k for k, r in enumerate(rows) if r.name and " ".join(r.name.lower().split()) in IDLE_ANCHORS), None)
+    # the block is sorted by time among itself: an anchor followed by a longer wait is printed among
+    # the busy events (Statspack 11.2 counts 'PL/SQL lock timer' as busy), so the next anchor is tried
+    anchor = next((k for k, r in enumerate(rows) if r.name and " ".join(r.name.lower().split()) in IDLE_ANCHORS
+                   and _sorted_by_time(rows[k:])), None)
     if anchor is None:
         return rows
     says_idle_last = any("idle events last" in n.lower() for n in notes)
@@ -103,6 +106,11 @@ def _mark_idle_block(rows: list[Row], notes) -> list[Row]:
         else:
             out.append(r)
     return out
+
+
+def _sorted_by_time(rows: list[Row]) -> bool:
+    times = [r.values.get("time_s") for r in rows if r.values.get("time_s") is not None]
+    return all(a >= b for a, b in zip(times, times[1:]))
 
 
 def _warn_duplicate_names(rows: list[Row], key: str, issues: list[ParseIssue]) -> None:
