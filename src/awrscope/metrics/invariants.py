@@ -3,7 +3,8 @@ giving a confident wrong verdict. Each check compares figures the report prints 
 a sum with its whole) within a stated tolerance; a failure is an issue naming the section, the
 figures and the tolerance. Findings that lean on DB time then lose confidence (analysis.py).
 
-* Top-N: the printed "% DB time" of each Top-N row against time / DB time.
+* Top-N: the printed "% DB time" of each Top-N row against time / DB time, and its time against
+  the same event's row in Foreground Wait Events.
 * Foreground time: non-idle foreground event time + DB CPU <= DB time.
 * Wait classes: foreground event time summed by wait class against the Wait Classes section.
 * Shares: no event's share of DB time above 100 %.
@@ -62,6 +63,26 @@ def _top_n(report: Report, dbt: float) -> list[Violation]:
                 f"'{row.name}' prints {p:g} % of DB time, but {t:,.1f} s / DB time {dbt:,.1f} s = {computed:.1f} % "
                 f"(tolerance {tol:.2f} points)" + (f"; the printed share implies DB time {implied:,.0f} s" if implied else "")))
             break  # one row says it: the base of every share differs
+    return out + _top_n_vs_events(report)
+
+
+def _top_n_vs_events(report: Report) -> list[Violation]:
+    """A Top-N row and the same event's row in Foreground Wait Events print one figure twice."""
+    top, fg = report.sections.get("top_events"), report.sections.get("wait_events_fg")
+    if top is None or fg is None or "foreground" not in top.title.lower():
+        return []  # a system-wide Top-N (RAC global, 10g) holds background time too
+    out = []
+    for row in top:
+        t = row.values.get("time_s")
+        other = fg.row(row.name) if row.name else None
+        u = other.values.get("time_s") if other is not None else None
+        if t is None or u is None:
+            continue
+        tol = 1.0 + 0.01 * max(t, u)
+        if abs(t - u) > tol:
+            out.append(Violation("top-n-vs-events", "top_events", row.line,
+                                 f"'{row.name}' is {t:,.1f} s in the Top-N but {u:,.1f} s in Foreground Wait Events "
+                                 f"(line {other.line}; tolerance {tol:,.1f} s): one of the two rows was misread"))
     return out
 
 
