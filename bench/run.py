@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from awrscope.errors import AwrscopeError  # noqa: E402
-from awrscope.parsers import build_report  # noqa: E402
+from awrscope.parsers.report import build_report  # noqa: E402
 from awrscope.parsers.detect import detect  # noqa: E402
 from awrscope.parsers.source import decode, read_sources  # noqa: E402
 from awrscope.parsers.report.text import blocks_from_text, normalise_lines  # noqa: E402

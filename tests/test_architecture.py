@@ -114,3 +114,13 @@ def test_the_cycle_detector_sees_a_cycle(tmp_path, monkeypatch):
     monkeypatch.setattr("test_architecture._module_name", lambda p: p)
     with pytest.raises(AssertionError, match="import cycle"):
         test_no_import_cycle()
+
+
+def test_benchmark_imports_what_exists():
+    """bench/run.py reaches into the parser's stages: a move of a module must not break it silently."""
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parents[1] / "bench" / "run.py"
+    res = subprocess.run([sys.executable, str(bench), "--help"], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-2000:]
