@@ -124,3 +124,13 @@ def test_benchmark_imports_what_exists():
     bench = Path(__file__).resolve().parents[1] / "bench" / "run.py"
     res = subprocess.run([sys.executable, str(bench), "--help"], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr[-2000:]
+
+
+def test_forkserver_preload_names_real_modules():
+    """The web worker preloads modules by name; multiprocessing skips a missing one silently."""
+    import importlib
+
+    from awrscope.web.worker import _PRELOAD
+
+    for name in _PRELOAD:
+        importlib.import_module(name)

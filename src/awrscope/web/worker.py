@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..store.ingest import Failed, Prepared, prepare_bytes
 
-_PRELOAD = ["awrscope.store.ingest", "awrscope.analysis", "awrscope.parse", "awrscope.parse.html"]
+_PRELOAD = ["awrscope.store.ingest", "awrscope.analysis", "awrscope.parsers", "awrscope.parsers.report.html"]
 
 
 def _child(conn, name: str, data: bytes, max_bytes: int, config: dict | None, memory_bytes: int | None) -> None:
