@@ -157,3 +157,26 @@ def test_text_summary(report_text):
     out = p.stdout.decode()
     assert "kind: awr (text), version 11.2.0.4.0" in out
     assert "load_profile" in out
+
+
+def test_output_never_overwrites_an_input(tmp_path):
+    """`analyze in.txt -o in.txt` used to replace a report by its analysis (exit 0); also through a link."""
+    from click.testing import CliRunner
+
+    from awrscope.cli import main
+
+    src = Path(__file__).parent.parent / "examples" / "ault_fig4_awr_disk.txt"
+    report = tmp_path / "in.txt"
+    report.write_bytes(src.read_bytes())
+    link = tmp_path / "link.txt"
+    link.symlink_to(report)
+    before = report.read_bytes()
+    for args in (["analyze", str(report), "-o", str(report)], ["analyze", str(report), "-o", str(link)],
+                 ["parse", str(report), "-o", str(report)], ["compare", str(report), str(src), "-o", str(report)],
+                 ["trend", str(report), "-o", str(link)]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2 and "refusing to write over a report" in res.output, args
+        assert report.read_bytes() == before
+    out = tmp_path / "a.json"
+    assert CliRunner().invoke(main, ["analyze", str(report), "-o", str(out)]).exit_code == 0
+    assert out.read_text().startswith("{") and not list(tmp_path.glob(".awrscope-*"))  # written whole, no temp left

@@ -2,7 +2,10 @@
 the result. Results go to stdout (or -o), problems to stderr as one line each."""
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+import tempfile
 from typing import Any, Callable
 
 import click
@@ -35,12 +38,36 @@ def load_config_or_exit(path: str | None) -> dict:
         click.echo(f"awrscope: cannot read config {path}: {e}", err=True)
         sys.exit(EXIT_UNUSABLE)
 
+def guard_output(output: str | None, paths: tuple[str, ...]) -> None:
+    """Exit 2 with one line when -o names one of the inputs (also through a link): the report would be
+    replaced by its own analysis."""
+    if not output or not os.path.exists(output):
+        return
+    for p in paths:
+        try:
+            if p != "-" and os.path.isfile(p) and os.path.samefile(p, output):
+                click.echo(f"awrscope: -o {output} is the input {p}: refusing to write over a report", err=True)
+                sys.exit(EXIT_UNUSABLE)
+        except OSError:
+            continue
+
+
 def emit(text: str, output: str | None) -> None:
-    if output:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
-    else:
+    """Print, or write ``output`` atomically: a temporary file beside it, renamed over it when complete,
+    so an interrupted run never leaves half a file."""
+    if not output:
         click.echo(text)
+        return
+    folder = os.path.dirname(os.path.abspath(output))
+    fd, tmp = tempfile.mkstemp(prefix=".awrscope-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+        os.replace(tmp, output)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 def infer_format(fmt: str | None, output: str | None) -> str:
     if fmt:

@@ -7,7 +7,7 @@ import click
 
 from ..errors import EXIT_OK, EXIT_UNUSABLE
 from ..parsers.source import DEFAULT_MAX_BYTES
-from .common import FORMATS, emit, infer_format, load_config_or_exit
+from .common import FORMATS, emit, guard_output, infer_format, load_config_or_exit
 
 
 def _pair(value: str | None, what: str) -> tuple[float, float] | None:
@@ -52,6 +52,7 @@ def compare_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, con
 
     Exit codes: 0 compared, 2 unusable input or usage error.
     """
+    guard_output(output, paths)
     from ..compare import compare
     from ..loader import load_many
 
@@ -93,6 +94,7 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
 
     Exit codes: 0 every input used, 2 some input unusable (listed as error rows) or none usable.
     """
+    guard_output(output, paths)
     from functools import partial
 
     from ..loader import load_many

@@ -12,7 +12,7 @@ from ..model import SCHEMA_VERSION, Report
 from ..parsers.source import DEFAULT_MAX_BYTES
 from ..render.json import to_json
 from ..serialize import parse_document
-from .common import FAIL_CHOICES, emit, infer_format, load_all, load_config_or_exit
+from .common import FAIL_CHOICES, emit, guard_output, infer_format, load_all, load_config_or_exit
 
 
 @click.command("parse")
@@ -31,6 +31,7 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
 
     PATHS are files, directories, globs, .gz or .zip archives, or - for stdin.
     """
+    guard_output(output, paths)
     results = load_all(paths, max_size * 1024 * 1024, jobs)
     failed = 0
     docs = []
@@ -75,6 +76,7 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
 
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input.
     """
+    guard_output(output, paths)
     from ..render import render_markdown, render_text
     from ..rules.base import SEVERITY_RANK
 
