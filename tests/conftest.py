@@ -60,5 +60,14 @@ def finding(doc: dict, rule_id: str) -> dict | None:
     return next((f for f in doc["findings"] if f["id"] == rule_id), None)
 
 
+def observation(doc: dict, rule_id: str) -> dict | None:
+    """A zero-impact or context result: shown, never ranked nor failed on."""
+    return next((f for f in doc["observations"] if f["id"] == rule_id), None)
+
+
+def headline(doc: dict) -> dict | None:
+    return doc["verdict"]["headline"]
+
+
 def na(doc: dict, rule_id: str) -> dict | None:
     return next((n for n in doc["not_applicable"] if n["id"] == rule_id), None)

@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from awrscope.analysis import analyze  # noqa: E402
 from awrscope.errors import AwrscopeError  # noqa: E402
 from awrscope.parsers import parse_source  # noqa: E402
-from awrscope.parsers.source import Source, read_sources  # noqa: E402
+from awrscope.parsers.source import read_sources  # noqa: E402
 from awrscope.render import render_markdown, render_text  # noqa: E402
 from awrscope.render.html import render_analysis  # noqa: E402
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SEEDS, analyze_path, finding, na
+from conftest import SEEDS, analyze_path, finding, na, observation
 from synth import report
 
 from awrscope.analysis import analyze
@@ -23,7 +23,7 @@ def test_000_fig1_2_heart_non_io_share_and_no_storage_claim(heart):
     lo, hi = cp["non_io_range_pct_db_time"]
     assert hi == pytest.approx(25.3, abs=0.1)  # with redo write time 1.07 ms/write: ~25 % of the base is non-I/O
     assert lo < hi
-    r02 = finding(heart, "R02")
+    r02 = observation(heart, "R02")  # a hypothesis with no DB time of its own to claim: an observation
     assert r02 and r02["confidence"] == "low" and "non-I/O" in r02["title"]
     assert heart["report"]["db_time_confidence"] == "low"  # no DB time: Top-N %Total base
 
@@ -61,16 +61,16 @@ def test_000_fig5_write_accelerator_no_r01_r04_still():
 def test_000_fig11_19_undo_r10():
     doc = analyze_path(SEEDS / "ault_fig11_19_undo_disk.txt")
     assert doc["metrics"]["undo_block_write_share"]["value"] == pytest.approx(92.9, abs=0.1)
-    assert finding(doc, "R10")
+    assert observation(doc, "R10") and not finding(doc, "R10")  # volume only: UNDO's share of the writes
     accel = analyze_path(SEEDS / "ault_fig19_undo_accel.txt")  # File IO Stats only
     assert accel["metrics"]["undo_block_write_share"]["value"] == pytest.approx(97.07, abs=0.01)
-    assert finding(accel, "R10")
+    assert observation(accel, "R10")
 
 
 @pytest.mark.parametrize("name", ["ault_fig8_awr_temp_disk.txt", "ault_fig9_awr_temp_accel.txt"])
 def test_000_fig8_9_temp_r09(name):
     doc = analyze_path(SEEDS / name)
-    f = finding(doc, "R09")
+    f = observation(doc, "R09")
     assert f and f["confidence"] == "low"  # excerpt without wait events: volume evidence only
 
 
@@ -110,7 +110,7 @@ def test_001_pachot_first_period_block_size_and_r12_low():
                time_model={"DB CPU": 5722.8})
     doc = analyze(r)
     assert doc["metrics"]["redo_block_size_est"]["value"] == 512
-    f = finding(doc, "R12")
+    f = observation(doc, "R12")  # a candidate to benchmark, no DB time to claim
     assert f and f["confidence"] == "low"
     assert any("ORA-01378" in c for c in f["caveats"]) and any("benchmark first" in c.lower() for c in f["caveats"])
     assert finding(doc, "R01") is None  # 0.61 ms per write: flash-class redo

@@ -49,6 +49,8 @@ def _analyze_diff(report: Report, config: dict) -> dict:
     doc["metrics"] = {}
     doc["commit_path"] = None
     doc["findings"] = []
+    doc["observations"] = []
+    doc["verdict"] = {"load": None, "headline": None}
     from .rules import RULES
 
     need = ("per-period sections (AWR Diff report: the periods are analysed separately)" if report.periods else
@@ -63,7 +65,7 @@ def _analyze_diff(report: Report, config: dict) -> dict:
 def _analyze_one(report: Report, config: dict) -> dict:
     alpha = float(config.get("metrics", {}).get("alpha", DEFAULT_ALPHA))
     m = derive(report, alpha=alpha)
-    findings, na, ctx = run_rules(report, m, config)
+    res = run_rules(report, m, config)
     violations = check_invariants(report, m)
     h = report.header
     dbt = m.v("db_time_s")
@@ -77,10 +79,15 @@ def _analyze_one(report: Report, config: dict) -> dict:
             "elapsed_s": m.v("elapsed_s"), "db_time_s": dbt, "db_time_basis": m.db_time_basis,
             "db_time_confidence": m.db_time_confidence, "event_basis": m.event_basis,
         },
+        "verdict": {
+            "load": res.ctx.load.as_dict(),
+            "headline": _doubted(res.headline.as_dict(), violations) if res.headline else None,
+        },
         "metrics": m.as_dict(),
-        "commit_path": ctx.commit.as_dict(dbt) if ctx.commit is not None else None,
-        "findings": [_doubted(f.as_dict(), violations) for f in findings],
-        "not_applicable": [n.as_dict() for n in na],
+        "commit_path": res.ctx.commit.as_dict(dbt) if res.ctx.commit is not None else None,
+        "findings": [_doubted(f.as_dict(), violations) for f in res.findings],
+        "observations": [_doubted(f.as_dict(), violations) for f in res.observations],
+        "not_applicable": [n.as_dict() for n in res.not_applicable],
         "issues": [i.as_dict() for i in report.issues] + [v.as_issue() for v in violations],
     }
     return doc

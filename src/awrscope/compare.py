@@ -330,9 +330,15 @@ def _comparability(a: dict, b: dict) -> dict:
     return {"comparable": not warnings, "warnings": warnings}
 
 
+def _with_headline(doc: dict) -> list[dict]:
+    """The findings and the verdict's headline (G01): how the top of DB time moved belongs in a comparison."""
+    h = (doc.get("verdict") or {}).get("headline")
+    return doc["findings"] + ([h] if h else [])
+
+
 def _findings_delta(da: dict, db: dict) -> list[dict]:
-    fa = {f["id"]: f for f in da["findings"]}
-    fb = {f["id"]: f for f in db["findings"]}
+    fa = {f["id"]: f for f in _with_headline(da)}
+    fb = {f["id"]: f for f in _with_headline(db)}
     out = []
     for fid in list(fa) + [k for k in fb if k not in fa]:
         x, y = fa.get(fid), fb.get(fid)

@@ -40,6 +40,14 @@ CATALOG: tuple[MetricDef, ...] = (
     _m("M05", "host_cpu_busy_pct", "%", "100*BUSY_TIME/(BUSY_TIME+IDLE_TIME)", "os_stats"),
     _m("M06", "os_cpu_wait_share", "ratio", "OS_CPU_WAIT_TIME/BUSY_TIME", "os_stats"),
     _m("M07", "cpu_demand_ratio", "ratio", "(db_cpu_s + background cpu time)/(NUM_CPUS*elapsed_s)", "time_model", "os_stats"),
+    _m("M09", "cpu_count", "count", "OS Statistics NUM_CPUS; else header CPUs; else init.ora cpu_count (logical CPUs: SMT threads count)",
+       "os_stats", "header", "init_parameters"),
+    _m("M14", "cpu_cores", "count", "OS Statistics NUM_CPU_CORES; else header Cores", "os_stats", "header"),
+    _m("M15", "cpu_queue_aas", "sessions", "OS_CPU_WAIT_TIME(cs)/100/elapsed_s: processes waiting in the run queue on average",
+       "os_stats"),
+    _m("M16", "unaccounted_s", "s", "max(0, db_time_s - db_cpu_s - sum of foreground non-idle waits): time in calls spent neither on "
+       "CPU nor in an instrumented wait, mostly waiting for CPU in the OS run queue (spec P08)", "db_time_s", "db_cpu_s", "wait events"),
+    _m("M18", "unaccounted_pct", "%", "100*unaccounted_s/db_time_s", "unaccounted_s", "db_time_s"),
     _m("M08", "rsrc_mgr_wait_share", "%", "100*T_FG('resmgr:cpu quantum')/db_time_s", "wait events"),
     # B.2 event level (for every event of interest, suffix [event name])
     _m("M10", "avg_ms", "ms", "1000*T(e)/W(e) (foreground)", "wait events"),

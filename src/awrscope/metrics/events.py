@@ -131,6 +131,19 @@ def time_base(b: Builder) -> None:
     ncpu, ns = b.os_stat("NUM_CPUS")
     if ncpu is None and h.cpus:
         ncpu, ns = float(h.cpus), Source("header", "CPUs", "cpus", h.line, float(h.cpus))
+    if ncpu is None:
+        ip = r.sections.get("init_parameters")
+        row = ip.row("cpu_count") if ip else None
+        begin = (row.text.get("begin") or "").replace(",", "") if row is not None else ""
+        if begin.isdigit() and int(begin) > 0:
+            ncpu, ns = float(begin), Source("init_parameters", row.name, "begin", row.line, float(begin))
+    b.put("cpu_count", ncpu, [ns])
+    cores, cs = b.os_stat("NUM_CPU_CORES")
+    if cores is None and h.cores:
+        cores, cs = float(h.cores), Source("header", "Cores", "cores", h.line, float(h.cores))
+    b.put("cpu_cores", cores, [cs])
+    b.ratio("cpu_queue_aas", ow, e, [os_], scale=0.01)
+    _unaccounted(b, dbt, cpu, cpu_src)
     bgcpu, bgs = b.time_model("background cpu time")
     if cpu is not None and ncpu and e:
         b.put("cpu_demand_ratio", (cpu + (bgcpu or 0.0)) / (ncpu * e), [cpu_src, bgs, ns],
@@ -142,6 +155,21 @@ def time_base(b: Builder) -> None:
         b.put("rsrc_mgr_wait_share", 100.0 * (rm.time_s if rm else 0.0) / dbt, rm.sources if rm else ())
     else:
         b.miss("rsrc_mgr_wait_share")
+
+def _unaccounted(b: Builder, dbt: float | None, cpu: float | None, cpu_src) -> None:
+    """DB time neither on CPU nor in a foreground wait (spec P08): on a busy host the run queue.
+    Only from a complete foreground event list; a Top-N list would call every unprinted event 'unaccounted'."""
+    m = b.m
+    if not dbt or cpu is None or m.event_basis not in ("fg", "all-bg") or m.db_time_basis not in ("time model", "header"):
+        b.miss("unaccounted_s")
+        b.miss("unaccounted_pct")
+        return
+    waits = sum(e.time_s for e in m.fg_events.values())
+    srcs = [b.m.get("db_time_s").sources[0] if b.m.get("db_time_s") and b.m.get("db_time_s").sources else None, cpu_src]
+    gap = max(0.0, dbt - cpu - waits)
+    b.put("unaccounted_s", gap, srcs, note=f"DB time {dbt:,.1f} s - DB CPU {cpu:,.1f} s - foreground waits {waits:,.1f} s")
+    b.put("unaccounted_pct", 100.0 * gap / dbt, srcs)
+
 
 def _call_time_base(r: Report):
     """DB-time proxy when the report has none: time / (%Total/100) of the largest Top-N row."""

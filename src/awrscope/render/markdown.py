@@ -29,6 +29,15 @@ def render_markdown(doc: dict) -> str:
            "", f"elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({_md(r['db_time_basis'])}, "
            f"confidence {_md(r['db_time_confidence'])})", ""]
     out += ["## Verdict", ""]
+    v = doc.get("verdict") or {}
+    if v.get("load"):
+        out += [f"**Load**: {_md(v['load']['summary'])}", ""]
+    if v.get("headline"):
+        h = v["headline"]
+        out += [f"**Headline**: {_md(h['title'])}", ""]
+        parts = [f"{_md(e['metric'].split('[', 1)[-1].rstrip(']'))} {fmt_num(e['value'])} %" for e in h["evidence"] if e["value"] is not None]
+        if parts:
+            out += ["Largest components of DB time: " + "; ".join(parts), ""]
     if not doc["findings"]:
         out.append("No finding.")
     for i, f in enumerate(doc["findings"], 1):
@@ -54,6 +63,14 @@ def render_markdown(doc: dict) -> str:
         for e in f["evidence"]:
             src = ", ".join(f"{_md(x['section'])} line {x['line']}" for x in e["source"] if x.get("line"))
             out.append(f"| {_md(e['metric'])} | {fmt_num(e['value'])} | {_md(e['unit'])} | {_md(e['threshold'] or '')} | {src} |")
+        if f.get("culprits"):
+            out += ["", "| Culprit | Name | Measure | Share | Detail | Source |", "|---|---|---:|---:|---|---|"]
+            for c in f["culprits"]:
+                share = f"{fmt_num(c['share_pct'])} % of {_md(c['share_of'])}" if c.get("share_pct") is not None else ""
+                out.append(f"| {c['kind']} | `{_md(c['name'])}` | {fmt_num(c['value'])} {_md(c['measure'])} | {share} | "
+                           f"{_md(c['detail'])} | {_md(c['section'])} line {c['line']} |")
+        elif f.get("culprits_missing"):
+            out += ["", f"Culprits: {_md(f['culprits_missing'])}"]
         out += ["", f"**Recommendation**: {_md(f['recommendation'])}"]
         if f.get("confirm"):
             out.append(f"\n**Confirm**: {_md(f['confirm'])}  \n**Refute**: {_md(f['refute'])}")
@@ -63,6 +80,9 @@ def render_markdown(doc: dict) -> str:
                        f" (assumptions: {_md('; '.join(w['assumptions']))})")
         for c in f["caveats"]:
             out.append(f"- Caveat: {_md(c)}")
+    if doc.get("observations"):
+        out += ["", "## Observations", "", "No DB time to claim: shown, not ranked, not counted by `--fail-on`.", ""]
+        out += [f"- {f['id']} {_md(f['title'])}" for f in doc["observations"]]
     km = [(k, doc["metrics"][k]) for k in KEY_METRICS if k in doc.get("metrics", {}) and doc["metrics"][k]["value"] is not None]
     if km:
         out += ["", "## Key metrics", "", "| Metric | Value | Unit | Lines |", "|---|---:|---|---|"]

@@ -16,6 +16,30 @@ def _header(doc: dict) -> list[str]:
             f"  elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({r['db_time_basis']}, confidence {r['db_time_confidence']})"]
 
 
+def _verdict_lines(doc: dict) -> list[str]:
+    v = doc.get("verdict") or {}
+    out = []
+    if v.get("load"):
+        out.append(f"  load: {v['load']['summary']}")
+    h = v.get("headline")
+    if h:
+        out.append(f"  headline ({h['id']}): {h['title']}")
+        out += _culprit_lines(h)
+    return out
+
+
+def _culprit_lines(f: dict) -> list[str]:
+    out = []
+    for c in f.get("culprits") or ():
+        share = f", {fmt_num(c['share_pct'])} % of {c['share_of']}" if c.get("share_pct") is not None else ""
+        detail = f" - {c['detail']}" if c.get("detail") else ""
+        out.append(f"     culprit {c['kind']} {c['name']}: {fmt_num(c['value'])} {c['unit'] if c['unit'] != 'count' else ''}"
+                   .rstrip() + f" {c['measure']}{share}{detail}  [{c['section']} line {c['line']}]")
+    if f.get("culprits_missing") and (f["impact"].get("pct_db_time") or 0) >= 5:
+        out.append(f"     culprits: {f['culprits_missing']}")
+    return out
+
+
 def render_text(doc: dict) -> str:
     out = _header(doc)
     cp = doc.get("commit_path")
@@ -28,6 +52,7 @@ def render_text(doc: dict) -> str:
                 line += f" (range {fmt_num(lo)}-{fmt_num(hi)} %)"
             line += f" -> {cp['non_io_owner']}"
         out.append(line)
+    out += _verdict_lines(doc)
     out.append("")
     if not doc["findings"]:
         out.append("  no findings")
@@ -42,11 +67,16 @@ def render_text(doc: dict) -> str:
             where = f"  [{src['section']} line {src['line']}]" if src and src.get("line") else ""
             th = f" (threshold {e['threshold']})" if e.get("threshold") else ""
             out.append(f"       - {e['metric']} = {fmt_num(e['value'])} {e['unit']}{th}{where}")
+        out += _culprit_lines(f)
         out.append(f"     do: {f['recommendation']}")
         for w in f["whatif"]:
             out.append(f"     what-if {w['id']}: {w['text']}")
         for c in f["caveats"]:
             out.append(f"     caveat: {c}")
+    if doc.get("observations"):
+        out += ["", "  observations (no DB time to claim; not ranked, not counted by --fail-on):"]
+        for f in doc["observations"]:
+            out.append(f"    - {f['id']} {f['title']}")
     if doc["not_applicable"]:
         out.append("")
         groups: dict[str, list[str]] = {}

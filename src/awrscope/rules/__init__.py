@@ -4,6 +4,6 @@ thresholds beside it; see base.rule."""
 from __future__ import annotations
 
 from .base import RULES, SEVERITIES, Context, Evidence, Finding, NotApplicable, Rule, severity_for
-from .engine import run_rules
+from .engine import RuleResults, run_rules
 
-__all__ = ["RULES", "SEVERITIES", "Context", "Evidence", "Finding", "NotApplicable", "Rule", "run_rules", "severity_for"]
+__all__ = ["RULES", "SEVERITIES", "Context", "Evidence", "Finding", "NotApplicable", "Rule", "RuleResults", "run_rules", "severity_for"]

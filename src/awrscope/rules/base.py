@@ -16,15 +16,26 @@ CONFIDENCES = ("high", "medium", "low")
 #: Materiality scale on addressable % of DB time (spec C.0); overridable as [severity] in the config.
 SEVERITY_THRESHOLDS = {"critical": 25.0, "major": 10.0, "moderate": 5.0, "minor": 2.0}
 
+#: The absolute load a severity also needs: addressable average active sessions (DB time the finding
+#: can remove / elapsed). A share of DB time alone calls 40 % of an idle database's 47 s "critical".
+#: A database below ``quiet_aas`` active sessions is "quiet": no finding above minor. [severity] in the config.
+SEVERITY_AAS = {"critical_aas": 1.0, "major_aas": 0.25, "moderate_aas": 0.1, "quiet_aas": 0.25}
 
-def severity_for(pct: float | None, scale: dict[str, float] | None = None) -> str:
-    scale = scale or SEVERITY_THRESHOLDS
+
+def severity_for(pct: float | None, scale: dict[str, float] | None = None, aas: float | None = None) -> str:
+    """Severity from the share of DB time a finding can address, capped by the sessions it costs."""
+    scale = {**SEVERITY_THRESHOLDS, **SEVERITY_AAS, **(scale or {})}
     if pct is None:
         return "info"
     for sev in ("critical", "major", "moderate", "minor"):
-        if pct >= scale[sev]:
+        if pct >= scale[sev] and (aas is None or sev == "minor" or aas >= scale[sev + "_aas"]):
             return sev
     return "info"
+
+
+def cap_severity(sev: str, at: str) -> str:
+    """The milder of two severities."""
+    return SEVERITIES[max(SEVERITY_RANK[sev], SEVERITY_RANK[at])]
 
 
 def lower(conf: str, steps: int = 1) -> str:
@@ -66,6 +77,9 @@ class Finding:
     caveats: list[str] = field(default_factory=list)
     impact_range_pct: tuple[float, float] | None = None
     aas: float | None = None
+    culprit_orders: tuple[str, ...] = ()  # where to look for who causes it (rules/culprits.py), set by the rule
+    culprits: list = field(default_factory=list)
+    culprits_missing: str | None = None
 
     def as_dict(self) -> dict:
         impact: dict = {"db_time_s": round(self.impact_s, 3), "pct_db_time": None if self.impact_pct is None else round(self.impact_pct, 3),
@@ -77,6 +91,7 @@ class Finding:
         return {"id": self.id, "slug": self.slug, "title": self.title, "severity": self.severity,
                 "confidence": self.confidence, "impact": impact,
                 "evidence": [e.as_dict() for e in self.evidence], "recommendation": self.recommendation,
+                "culprits": [c.as_dict() for c in self.culprits], "culprits_missing": self.culprits_missing,
                 "confirm": self.confirm, "refute": self.refute, "caveats": list(self.caveats), "whatif": list(self.whatif)}
 
 
@@ -108,6 +123,7 @@ class Context:
     m: Metrics
     commit: "object | None"  # CommitAttribution (rules/commit_path.py)
     config: dict
+    load: "object | None" = None  # Load (rules/load.py)
 
     claims: dict = field(default_factory=dict)  # event -> seconds already attributed to a finding
 
@@ -168,6 +184,7 @@ class Rule:
     func: Callable
     doc: str
     family: str
+    culprits: tuple[str, ...] = ()
 
     def run(self, ctx: Context, overrides: dict | None = None):
         th = dict(self.thresholds)
@@ -178,11 +195,14 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 
-def rule(id: str, slug: str, title: str, family: str = "write", **thresholds):
-    """Register a rule: thresholds are declared here, beside the rule, and can be overridden by config."""
+def rule(id: str, slug: str, title: str, family: str = "write", culprits: tuple[str, ...] = (), **thresholds):
+    """Register a rule: thresholds are declared here, beside the rule, and can be overridden by config.
+    family "headline": its finding heads the verdict instead of being ranked (the top of DB time is
+    context, not a problem of its own); "context": its findings are observations. ``culprits``: the
+    orders (rules/culprits.py) that name who causes a finding, tried in turn."""
 
     def deco(func):
-        RULES[id] = Rule(id, slug, title, thresholds, func, inspect.cleandoc(func.__doc__ or ""), family)
+        RULES[id] = Rule(id, slug, title, thresholds, func, inspect.cleandoc(func.__doc__ or ""), family, tuple(culprits))
         return func
 
     return deco
@@ -194,6 +214,11 @@ def make_finding(ctx: Context, r: Rule | str, seconds: float, confidence: str, e
                  range_pct: tuple[float, float] | None = None) -> Finding:
     rr = RULES[r] if isinstance(r, str) else r
     s, pct, aas = ctx.impact(seconds)
-    sev = severity or severity_for(pct, ctx.config.get("severity"))
+    scale = ctx.config.get("severity")
+    sev = severity_for(pct, scale, aas)
+    if severity is not None:  # a rule's own override (an EM critical threshold) still needs the sessions to back it
+        sev = cap_severity(severity, severity_for(100.0, scale, aas))
+    if ctx.load is not None and ctx.load.level == "quiet":
+        sev = cap_severity(sev, "minor")
     return Finding(rr.id, rr.slug, title or rr.title, sev, ctx.confidence(confidence), s, pct, evidence,
                    recommendation, confirm, refute, whatif or [], caveats or [], range_pct, aas)

@@ -67,7 +67,6 @@ def cpu_evidence(m: Metrics) -> list[str]:
 
 def attribute(m: Metrics, flash_declared: bool = False) -> CommitAttribution | None:
     lfs = m.fg(LFS)
-    dbt = m.v("db_time_s")
     if lfs is None or not lfs.waits or lfs.avg_ms is None:
         return None
     L, L_id = lgwr_latency(m)

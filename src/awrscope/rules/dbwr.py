@@ -10,7 +10,7 @@ from .base import Context, Evidence, Needs, make_finding, rule
 REUSE = ("local write wait", "enq: RO - fast object reuse", "enq: KO - fast object checkpoint", "enq: CR - block range reuse ckpt")
 
 
-@rule("R08", "dbwr-behind", "DBWR cannot keep up (free buffer / write complete waits)", minor_pct=1.0, warning_pct=5.0,
+@rule("R08", "dbwr-behind", "DBWR cannot keep up (free buffer / write complete waits)", culprits=("segments:physical_writes", "tablespace:writes"), minor_pct=1.0, warning_pct=5.0,
       dfpw_ms=20.0)
 def r08(ctx: Context, th: dict):
     """Foregrounds wait for DBWR to free or finish writing buffers.
@@ -57,7 +57,7 @@ def _r09_volume_only(ctx: Context, th: dict):
                                  "shares are of the tablespaces printed in the report"])
 
 
-@rule("R09", "temp-spill", "TEMP spill I/O", share_pct=5.0, temp_write_ms=5.0, temp_ts_volume_pct=50.0)
+@rule("R09", "temp-spill", "TEMP spill I/O", culprits=("segments:direct_physical_writes", "tablespace:writes"), share_pct=5.0, temp_write_ms=5.0, temp_ts_volume_pct=50.0)
 def r09(ctx: Context, th: dict):
     """Sorts and hash joins spill to TEMP and sessions wait on that I/O.
 
@@ -92,7 +92,7 @@ def r09(ctx: Context, th: dict):
                         whatif=[w4_pga(t, m.v("db_time_s"))])
 
 
-@rule("R10", "undo-write-pressure", "UNDO write pressure / rollback cost",
+@rule("R10", "undo-write-pressure", "UNDO write pressure / rollback cost", culprits=("segments:db_block_changes",),
       us_pct=2.0, undo_write_share_pct=20.0, rollback_ratio_pct=5.0)
 def r10(ctx: Context, th: dict):
     """Undo generation, undo segment contention or rollbacks cost writes and time.
@@ -138,7 +138,7 @@ def r10(ctx: Context, th: dict):
                         caveats=[] if time_ev else ["volume evidence only: undo block writes are DBWR background work, not foreground time"])
 
 
-@rule("R11", "truncate-object-checkpoint", "TRUNCATE/DROP serialization (object checkpoint)", share_pct=2.0, em_pct=20.0)
+@rule("R11", "truncate-object-checkpoint", "TRUNCATE/DROP serialization (object checkpoint)", culprits=("segments:db_block_changes",), share_pct=2.0, em_pct=20.0)
 def r11(ctx: Context, th: dict):
     """Concurrent TRUNCATE/DROP statements serialize on object checkpoints.
 
@@ -172,7 +172,7 @@ def r11(ctx: Context, th: dict):
                         whatif=[w6_truncate_to_gtt(t, m.v("db_time_s"))])
 
 
-@rule("R16", "hot-write-tablespace", "Hot write tablespace / file (context finding)", temp_undo_pct=20.0, top_pct=50.0)
+@rule("R16", "hot-write-tablespace", "Hot write tablespace / file (context finding)", culprits=("tablespace:writes",), family="context", temp_undo_pct=20.0, top_pct=50.0)
 def r16(ctx: Context, th: dict):
     """Where the datafile writes go (context for R08-R10).
 
@@ -181,7 +181,6 @@ def r16(ctx: Context, th: dict):
     References: spec R16; Ault.
     """
     ctx.need("top_write_ts_share")
-    m = ctx.m
     sec, key = ctx.report.sections.get("tablespace_io"), "tablespace_io"
     if sec is None:
         sec, key = by_tablespace(ctx.report.sections.get("file_io") or ()), "file_io"

@@ -2,12 +2,29 @@
 Returns findings ranked by impact and the rules that could not be evaluated."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..metrics import Metrics
 from ..model import Report
-from . import commit, dbwr, general, redo  # noqa: F401  (register the rules)
+from . import commit, dbwr, general, redo, workload  # noqa: F401  (register the rules)
 from .base import RULES, SEVERITY_RANK, Context, Finding, NotApplicable, Needs
 from .commit import assign_non_io
 from .commit_path import attribute
+from .culprits import find as find_culprits
+from .load import assess_load
+
+
+@dataclass
+class RuleResults:
+    """What the rules said about one report: the verdict's headline, the findings ranked by the DB
+    time they can address, observations (context and zero-impact facts, never ranked or failed on)
+    and the rules that could not be evaluated."""
+
+    headline: Finding | None
+    findings: list[Finding]
+    observations: list[Finding]
+    not_applicable: list[NotApplicable]
+    ctx: Context
 
 
 def rule_overrides(config: dict, rule_id: str) -> dict:
@@ -22,13 +39,15 @@ def rule_overrides(config: dict, rule_id: str) -> dict:
     return out
 
 
-def run_rules(report: Report, m: Metrics, config: dict | None = None) -> tuple[list[Finding], list[NotApplicable], Context]:
+def run_rules(report: Report, m: Metrics, config: dict | None = None) -> RuleResults:
     config = config or {}
     ca = attribute(m, bool(config.get("redo_on_flash")))
-    ctx = Context(report, m, ca, config)
+    ctx = Context(report, m, ca, config, assess_load(m, config))
     if ca is not None:
         assign_non_io(ctx, ca, RULES["R02"].thresholds)
     findings: list[Finding] = []
+    observations: list[Finding] = []
+    headline = None
     na: list[NotApplicable] = []
     for rid in sorted(RULES, key=lambda k: (k[0] != "R", k)):
         r = RULES[rid]
@@ -40,7 +59,17 @@ def run_rules(report: Report, m: Metrics, config: dict | None = None) -> tuple[l
         except Needs as e:
             na.append(NotApplicable(r.id, r.slug, r.title, tuple(e.needs)))
             continue
-        if f is not None:
+        if f is None:
+            continue
+        orders = f.culprit_orders or r.culprits
+        if orders and not f.culprits:
+            f.culprits, f.culprits_missing = find_culprits(report, orders, m.v("db_time_s"))
+        if r.family == "headline":
+            headline = f
+        elif r.family == "context" or not f.impact_s:
+            observations.append(f)
+        else:
             findings.append(f)
     findings.sort(key=lambda f: (-(f.impact_s or 0.0), SEVERITY_RANK[f.severity], f.id))
-    return findings, na, ctx
+    observations.sort(key=lambda f: (SEVERITY_RANK[f.severity], f.id))
+    return RuleResults(headline, findings, observations, na, ctx)

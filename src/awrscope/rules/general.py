@@ -3,7 +3,7 @@ write path, so that a row-lock storm is never answered with a write-path fix."""
 from __future__ import annotations
 
 from ..oracle.events import wait_class
-from .base import Context, Evidence, make_finding, rule
+from .base import Context, Evidence, cap_severity, make_finding, rule
 
 def _top_components(ctx: Context):
     m = ctx.m
@@ -16,7 +16,7 @@ def _top_components(ctx: Context):
     return sorted((c for c in comps if not dbt or c[1] <= 1.001 * dbt), key=lambda c: -c[1])
 
 
-@rule("G01", "top-time-component", "Largest component of DB time", family="general", pct=10.0)
+@rule("G01", "top-time-component", "Largest component of DB time", family="headline", pct=10.0)
 def g01(ctx: Context, th: dict):
     """The single largest foreground consumer of DB time (an event or DB CPU), as context for every other finding.
 
@@ -40,11 +40,19 @@ def g01(ctx: Context, th: dict):
                         title=f"Top of DB time: {name} ({cls}) {pct:.1f} %")
 
 
-@rule("G02", "cpu-bound", "CPU bound", family="general", db_cpu_pct=50.0, host_busy_pct=90.0)
+#: A characterisation of where DB time goes (mostly CPU, mostly reads) is at most "moderate" unless
+#: something is also wrong: the host saturated, the reads slow. A healthy workload that reads a lot
+#: is not a problem of its own; its SQL is (G07).
+PROFILE_CEILING = "moderate"
+
+
+@rule("G02", "cpu-bound", "CPU bound", culprits=("sql:cpu", "sql:gets"), family="general", db_cpu_pct=50.0, host_busy_pct=90.0, demand=0.9)
 def g02(ctx: Context, th: dict):
     """DB CPU dominates DB time or the host is saturated: SQL efficiency and CPU capacity, not the write path.
 
     What it detects: DB CPU >= 50 % of DB time, or host CPU busy >= 90 %.
+    Severity: by DB CPU's share when the host is saturated (busy >= 90 % or CPU demand >= 0.9 of the
+    CPUs); otherwise at most moderate: a well-cached workload spends DB time on CPU by design.
     What to do: tune the top SQL by CPU/gets; check host CPU capacity and other consumers.
     """
     ctx.need("db_time_s", "db_cpu_s")
@@ -54,15 +62,20 @@ def g02(ctx: Context, th: dict):
     if p < th["db_cpu_pct"] and (busy is None or busy < th["host_busy_pct"]):
         return None
     demand = m.v("cpu_demand_ratio")
-    saturated = (busy is not None and busy >= th["host_busy_pct"]) or (demand is not None and demand >= 0.9)
+    saturated = (busy is not None and busy >= th["host_busy_pct"]) or (demand is not None and demand >= th["demand"])
     ev = [Evidence("pct_db_time[DB CPU]", round(p, 2), "%", f">= {th['db_cpu_pct']} %", m["db_cpu_s"].sources),
-          ctx.ev("host_cpu_busy_pct", f">= {th['host_busy_pct']} %"), ctx.ev("aas"), ctx.ev("cpu_demand_ratio")]
-    return make_finding(ctx, "G02", m.v("db_cpu_s") if p >= th["db_cpu_pct"] else 0.0, "high" if busy is not None else "medium", ev,
-                        "CPU-bound workload: tune the SQL with most CPU and logical reads (SQL ordered by CPU Time / Gets), "
-                        "check host CPU capacity and non-Oracle consumers. Write-path changes will not help this part.",
-                        title=(f"CPU bound: DB CPU {p:.1f} % of DB time" if saturated or busy is None else
-                               f"DB time is mostly CPU ({p:.1f} %); the host is not saturated")
-                              + (f", host {busy:.0f} % busy" if busy is not None else ""))
+          ctx.ev("host_cpu_busy_pct", f">= {th['host_busy_pct']} %"), ctx.ev("aas"), ctx.ev("cpu_count"),
+          ctx.ev("cpu_demand_ratio", f">= {th['demand']}")]
+    f = make_finding(ctx, "G02", m.v("db_cpu_s") if p >= th["db_cpu_pct"] else 0.0, "high" if busy is not None else "medium", ev,
+                     ("CPU-bound workload on a saturated host: " if saturated else "DB time is mostly CPU: ")
+                     + "tune the SQL with most CPU and logical reads (SQL ordered by CPU Time / Gets), check host CPU "
+                     "capacity and non-Oracle consumers. Write-path changes will not help this part.",
+                     title=(f"CPU bound: DB CPU {p:.1f} % of DB time" if saturated or busy is None else
+                            f"DB time is mostly CPU ({p:.1f} %); the host is not saturated")
+                           + (f", host {busy:.0f} % busy" if busy is not None else ""))
+    if not saturated:
+        f.severity = cap_severity(f.severity, PROFILE_CEILING)
+    return f
 
 
 def _class_rule(ctx: Context, th: dict, rid: str, cls: str, title: str, rec: str):
@@ -79,7 +92,7 @@ def _class_rule(ctx: Context, th: dict, rid: str, cls: str, title: str, rec: str
     return make_finding(ctx, rid, t, "high", ev, rec, title=f"{title}: {100.0 * t / dbt:.1f} % of DB time")
 
 
-@rule("G03", "row-lock-contention", "Row lock / application contention", family="general", pct=5.0)
+@rule("G03", "row-lock-contention", "Row lock / application contention", culprits=("segments:row_lock_waits", "sql:elapsed"), family="general", pct=5.0)
 def g03(ctx: Context, th: dict):
     """Sessions wait on each other's row locks (enq: TX - row lock contention, TM, ...): an application
     design problem, not a write-path one. What to do: find the blocking sessions/rows (Segments by Row
@@ -89,7 +102,7 @@ def g03(ctx: Context, th: dict):
                        "hot rows/sequences in tables, index foreign keys (enq: TM). Faster redo or storage will not help.")
 
 
-@rule("G04", "concurrency", "Concurrency waits (latches, mutexes, buffer busy)", family="general", pct=10.0)
+@rule("G04", "concurrency", "Concurrency waits (latches, mutexes, buffer busy)", culprits=("segments:buffer_busy_waits", "sql:parse_calls"), family="general", pct=10.0)
 def g04(ctx: Context, th: dict):
     """Latch, mutex, library cache and buffer busy waits >= 10 % of DB time. What to do: hot blocks
     (Segments by Buffer Busy Waits), parsing (cursor sharing), sequences, partitioning of hot indexes."""
@@ -98,7 +111,7 @@ def g04(ctx: Context, th: dict):
                        "right-hand indexes and sequences; reduce concurrency on the hot objects.")
 
 
-@rule("G05", "cluster-waits", "RAC cluster waits", family="general", pct=10.0)
+@rule("G05", "cluster-waits", "RAC cluster waits", culprits=("sql:cluster", "segments:gc_buffer_busy", "segments:cr_blocks_received"), family="general", pct=10.0)
 def g05(ctx: Context, th: dict):
     """gc* waits >= 10 % of DB time. What to do: interconnect health, application partitioning/service
     affinity, hot blocks shipped between instances (gcs log flush sync ties it to LGWR)."""
@@ -107,10 +120,35 @@ def g05(ctx: Context, th: dict):
                        "blocks shipped between instances; 'gc buffer busy' plus 'gcs log flush sync' link it to LGWR speed.")
 
 
-@rule("G06", "read-io-bound", "User I/O (reads) bound", family="general", pct=20.0)
+READ_EVENTS = ("db file sequential read", "cell single block physical read")
+
+
+@rule("G06", "read-io-bound", "User I/O (reads) bound", culprits=("sql:user_io", "sql:reads", "segments:physical_reads"), family="general", pct=20.0, read_ms=10.0)
 def g06(ctx: Context, th: dict):
     """Foreground read waits (db file sequential/scattered read, direct path read) >= 20 % of DB time:
-    the read path (out of awrscope's write-path scope) - SQL access paths, caching, storage read latency."""
-    return _class_rule(ctx, th, "G06", "User I/O", "User I/O (mostly reads)",
-                       "Read-path problem: tune the SQL with most physical reads (SQL ordered by Reads / User I/O), "
-                       "check read latency of the storage and buffer cache sizing.")
+    the read path - SQL access paths, caching, storage read latency.
+
+    Severity: by the class's share when single-block reads are slow (average >= 10 ms); at most
+    moderate when they are fast: then the volume of reads, i.e. the SQL (G07), is the problem.
+    """
+    f = _class_rule(ctx, th, "G06", "User I/O", "User I/O (mostly reads)",
+                    "Read-path problem: tune the SQL with most physical reads (SQL ordered by Reads / User I/O), "
+                    "check read latency of the storage and buffer cache sizing.")
+    if f is None:
+        return None
+    reads = [e for e in (ctx.m.fg(n) for n in READ_EVENTS) if e is not None and e.waits]
+    slow = [e for e in reads if (e.avg_ms or 0.0) >= th["read_ms"]]
+    for e in reads:
+        f.evidence.append(Evidence(f"avg_ms[{e.name}]", round(e.avg_ms, 3), "ms", f">= {th['read_ms']} ms is slow", e.sources))
+    if slow:
+        f.title += f"; single-block reads slow ({slow[0].avg_ms:.1f} ms)"
+        f.recommendation = ("Reads are slow as well as many: check the storage (latency by file/tablespace in File IO "
+                            "Stats, queueing, other tenants) and tune the SQL with most physical reads (SQL ordered by Reads).")
+    else:
+        f.severity = cap_severity(f.severity, PROFILE_CEILING)
+        if reads:
+            f.title += f"; single-block reads fast ({reads[0].avg_ms:.1f} ms)"
+            f.recommendation = ("Reads are fast but many: the volume is the problem. Tune the SQL with most physical "
+                                "reads (SQL ordered by Reads / User I/O: access paths, full scans), consider a larger buffer "
+                                "cache (Buffer Pool Advisory). Faster storage would gain little.")
+    return f

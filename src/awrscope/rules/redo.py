@@ -3,14 +3,14 @@ R06 (log buffer space), R07 (redo latches), R12 (4 KB redo blocks), R13 (multipl
 from __future__ import annotations
 
 from ..whatif import w3_resize_logs
-from .base import Context, Evidence, Needs, make_finding, rule
+from .base import Context, Evidence, make_finding, rule
 
 CKPT = "log file switch (checkpoint incomplete)"
 SWC = "log file switch completion"
 PSF = "log file switch (private strand flush incomplete)"
 
 
-@rule("R04", "redo-logs-undersized", "Online redo logs undersized / checkpoint incomplete",
+@rule("R04", "redo-logs-undersized", "Online redo logs undersized / checkpoint incomplete", culprits=("segments:db_block_changes",),
       ckpt_pct=5.0, ckpt_critical_pct=50.0, switches_per_hour=4.0, switches_per_hour_alone=30.0, log_size_ckpt_pct=50.0,
       target_minutes=20.0)
 def r04(ctx: Context, th: dict):
@@ -72,7 +72,7 @@ def r04(ctx: Context, th: dict):
                         whatif=wi)
 
 
-@rule("R05", "archiver-behind", "Archiver stuck / archiving cannot keep up", minor_pct=1.0, warning_pct=5.0)
+@rule("R05", "archiver-behind", "Archiver stuck / archiving cannot keep up", culprits=("segments:db_block_changes",), minor_pct=1.0, warning_pct=5.0)
 def r05(ctx: Context, th: dict):
     """Log switches wait for the archiver.
 
@@ -100,7 +100,7 @@ def r05(ctx: Context, th: dict):
                         caveats=["the cause (space vs slow destination) needs the alert log"])
 
 
-@rule("R06", "log-buffer-space", "Log buffer too small / LGWR cannot drain (log buffer space)",
+@rule("R06", "log-buffer-space", "Log buffer too small / LGWR cannot drain (log buffer space)", culprits=("segments:db_block_changes",),
       minor_pct=1.0, warning_pct=5.0, critical_pct=20.0, lgwr_ms=5.0)
 def r06(ctx: Context, th: dict):
     """Sessions wait for free space in the log buffer.
@@ -137,7 +137,7 @@ def r06(ctx: Context, th: dict):
 REDO_LATCHES = ("latch: redo allocation", "latch: redo copy", "latch: redo writing")
 
 
-@rule("R07", "redo-latch-contention", "Redo copy / allocation contention (supporting)", standalone_pct=2.0)
+@rule("R07", "redo-latch-contention", "Redo copy / allocation contention (supporting)", culprits=("segments:db_block_changes",), standalone_pct=2.0)
 def r07(ctx: Context, th: dict):
     """Redo allocation/copy/writing latch waits: usually a symptom of foreground CPU starvation.
 

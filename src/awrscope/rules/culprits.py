@@ -1,0 +1,163 @@
+"""Who causes a finding: the SQL statements, segments and tablespaces the report itself ranks
+(SQL ordered by ..., Segments by ..., Tablespace IO Stats), with their share and source line.
+
+A finding names culprits by orders ("sql:cpu", "segments:row_lock_waits", ...) tried in turn;
+the first order whose section is printed gives them. When none is printed the finding says which
+section it needed: no culprit is ever guessed."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model import Report, Row, Section
+
+#: order -> (section key, measure field pattern, unit, what the measure is)
+SQL_ORDERS: dict[str, tuple[str, str, str, str]] = {
+    "elapsed": ("sql_by_elapsed", r"^(total_)?elaps(e)?d(_time)?_s$", "s", "elapsed time"),
+    "cpu": ("sql_by_cpu", r"^(total_)?cpu(_time)?_s$", "s", "CPU time"),
+    "user_io": ("sql_by_user_io", r"^(total_iowait_s|user_i_per_o_time_s|user_i_per_o_wait_time_s)$", "s", "user I/O wait"),
+    "cluster": ("sql_by_cluster_wait", r"^(total_cluster_s|cluster_wait_time_s)$", "s", "cluster wait"),
+    "gets": ("sql_by_gets", r"^(total_gets|buffer_gets)$", "count", "buffer gets"),
+    "reads": ("sql_by_reads", r"^(total_reads|physical_reads|physical_rds)$", "count", "physical reads"),
+    "executions": ("sql_by_executions", r"^(total_execs|executions)$", "count", "executions"),
+    "parse_calls": ("sql_by_parse_calls", r"^parse_calls$", "count", "parse calls"),
+    "version_count": ("sql_by_version_count", r"^(version_count|max_version_count)$", "count", "child cursors"),
+    "sharable_memory": ("sql_by_sharable_memory", r"^(sharable_mem_b|max_sharable_memory_kb)$", "stat", "sharable memory"),
+}
+_SQL_SHARE = re.compile(r"^(pct_total|pct_total_parses|percentage_of_total_(gets|reads|execs))$")
+
+#: Segments by ...: the section key is "segments_by_" + order
+SEGMENT_ORDERS: dict[str, str] = {
+    "db_block_changes": "DB block changes", "physical_writes": "physical writes", "direct_physical_writes": "direct writes",
+    "row_lock_waits": "row lock waits", "buffer_busy_waits": "buffer busy waits", "itl_waits": "ITL waits",
+    "physical_reads": "physical reads", "logical_reads": "logical reads", "direct_physical_reads": "direct reads",
+    "gc_buffer_busy": "gc buffer busy waits", "cr_blocks_received": "CR blocks received",
+    "current_blocks_received": "current blocks received", "table_scans": "table scans",
+}
+_SEG_SKIP = re.compile(r"^(obj_num|dataobj_num|pct_.*|percentage_.*)$")
+_SEG_SHARE = re.compile(r"^(pct_of_capture|pct_total)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Culprit:
+    kind: str  # sql | segment | tablespace
+    name: str  # SQL id / hash value, OWNER.OBJECT, tablespace name
+    detail: str  # module and SQL text excerpt; object type and tablespace
+    measure: str
+    value: float
+    unit: str
+    share_pct: float | None  # of DB time for SQL time orders, else of the section's total as printed
+    share_of: str
+    section: str
+    line: int
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "detail": self.detail, "measure": self.measure,
+                "value": self.value, "unit": self.unit,
+                "share_pct": None if self.share_pct is None else round(self.share_pct, 2), "share_of": self.share_of,
+                "section": self.section, "line": self.line}
+
+
+def _field(sec: Section, pattern: str) -> str | None:
+    rx = re.compile(pattern)
+    return next((f for f in sec.units if rx.search(f)), None)
+
+
+def _excerpt(text: str | None, width: int = 70) -> str:
+    t = " ".join((text or "").split())
+    return t if len(t) <= width else t[: width - 1] + "…"
+
+
+def sql(report: Report, order: str, db_time_s: float | None, n: int = 3) -> list[Culprit]:
+    key, pattern, unit, what = SQL_ORDERS[order]
+    sec = report.sections.get(key)
+    if sec is None:
+        return []
+    f = _field(sec, pattern)
+    if f is None:
+        return []
+    share_f = next((x for x in sec.units if _SQL_SHARE.match(x)), None) if unit != "s" else None
+    out = []
+    for row in sec.rows:
+        v = row.values.get(f)
+        if not v or not row.name:
+            continue
+        if unit == "s":
+            share, of = (100.0 * v / db_time_s if db_time_s else None), "DB time"
+        else:
+            share, of = (row.values.get(share_f) if share_f else None), f"all {what}"
+        module = row.text.get("module")
+        detail = "; ".join(x for x in ((f"module {module}" if module else ""), _excerpt(row.text.get("sql_text"))) if x)
+        out.append(Culprit("sql", row.text.get("sql_id") or row.name, detail, what, v, unit, share, of, key, row.line))
+    out.sort(key=lambda c: -c.value)
+    return out[:n]
+
+
+def _segment_name(row: Row) -> tuple[str, str]:
+    obj = row.text.get("object_name")
+    owner = row.name or ""
+    name = f"{owner}.{obj}" if obj and owner else (obj or owner)
+    sub = row.text.get("subobject_name")
+    if sub and not sub.startswith("**"):
+        name += f" ({sub})"
+    ts = row.text.get("tablespace_name") or row.text.get("tablespace")
+    detail = " ".join(x for x in (row.text.get("obj_type", "").lower(), f"in {ts}" if ts else "") if x)
+    return name, detail
+
+
+def segments(report: Report, order: str, n: int = 3) -> list[Culprit]:
+    key = "segments_by_" + order
+    sec = report.sections.get(key)
+    if sec is None:
+        return []
+    # the measure is the last numeric column before the share (a blank Subobject column reads as numeric)
+    numeric = [x for x, u in sec.units.items() if u not in ("text", "%") and not _SEG_SKIP.match(x)]
+    f = numeric[-1] if numeric else None
+    share_f = next((x for x in sec.units if _SEG_SHARE.match(x)), None)
+    if f is None:
+        return []
+    out = []
+    for row in sec.rows:
+        v = row.values.get(f)
+        if not v:
+            continue
+        name, detail = _segment_name(row)
+        out.append(Culprit("segment", name, detail, SEGMENT_ORDERS[order], v, "count",
+                           row.values.get(share_f) if share_f else None, "captured segments", key, row.line))
+    out.sort(key=lambda c: -c.value)
+    return out[:n]
+
+
+def tablespaces(report: Report, measure: str = "writes", n: int = 3) -> list[Culprit]:
+    sec = report.sections.get("tablespace_io")
+    if sec is None:
+        return []
+    rows = [(r, r.values.get(measure)) for r in sec.rows if r.name and r.values.get(measure)]
+    total = sum(v for _, v in rows)
+    rows.sort(key=lambda x: -x[1])
+    return [Culprit("tablespace", r.name, "", measure, v, "count", 100.0 * v / total if total else None,
+                    "all tablespaces", "tablespace_io", r.line) for r, v in rows[:n]]
+
+
+def _section_title(order: str) -> str:
+    kind, _, what = order.partition(":")
+    if kind == "sql":
+        return "SQL ordered by " + SQL_ORDERS[what][3]
+    if kind == "segments":
+        return "Segments by " + SEGMENT_ORDERS[what]
+    return "Tablespace IO Stats"
+
+
+def find(report: Report, orders: tuple[str, ...], db_time_s: float | None) -> tuple[list[Culprit], str | None]:
+    """Culprits by the first order the report prints, and, when none is printed, which sections were needed."""
+    for order in orders:
+        kind, _, what = order.partition(":")
+        if kind == "sql":
+            got = sql(report, what, db_time_s)
+        elif kind == "segments":
+            got = segments(report, what)
+        else:
+            got = tablespaces(report, what or "writes")
+        if got:
+            return got, None
+    return [], "needs " + " or ".join(_section_title(o) for o in orders) + " (not printed in this report)"

@@ -1,0 +1,229 @@
+"""Workload findings beyond the write path, the ones ADDM makes: statements that take a large share
+of DB time (G07), parsing (G08), logon storms (G09), waiting for CPU (G10) and an undersized cache
+(G11). Each is measured on the report's own figures: the Time Model's parse and connection times,
+the SQL sections' elapsed times, the advisories' own estimates."""
+from __future__ import annotations
+
+from ..model import Section
+from ..metrics import Source
+from .base import Context, Evidence, Needs, cap_severity, make_finding, rule
+from .general import PROFILE_CEILING
+from .culprits import sql as sql_culprits
+
+_PLSQL = ("begin", "declare", "call ")
+
+
+@rule("G07", "top-sql", "SQL statements taking a large share of DB time", family="general", culprits=("sql:elapsed",), pct=10.0)
+def g07(ctx: Context, th: dict):
+    """One or a few SQL statements each take >= 10 % of DB time (SQL ordered by Elapsed Time): tune
+    those statements first. The impact is their elapsed time: the same DB time the class findings
+    (CPU, User I/O, ...) see by component, seen here by statement. A PL/SQL block's time includes the
+    statements it runs, so it is counted only when no statement of its own qualifies."""
+    ctx.need("db_time_s")
+    dbt = ctx.m.v("db_time_s")
+    top = [c for c in sql_culprits(ctx.report, "elapsed", dbt, n=10) if (c.share_pct or 0.0) >= th["pct"]]
+    if not top:
+        if ctx.report.sections.get("sql_by_elapsed") is None:
+            raise Needs("SQL ordered by Elapsed Time")
+        return None
+    plain = [c for c in top if not c.detail.split("; ")[-1].lower().startswith(_PLSQL)]
+    counted = plain or top[:1]
+    seconds = sum(c.value for c in counted)
+    ids = ", ".join(c.name for c in counted[:3])
+    f = make_finding(ctx, "G07", seconds, "high",
+                     [Evidence(f"elapsed_s[{c.name}]", c.value, "s", f">= {th['pct']} % of DB time",
+                               (), f"{c.share_pct:.1f} % of DB time; section {c.section} line {c.line}") for c in top[:5]],
+                     "Tune these statements first (SQL Tuning Advisor, the execution plan from AWR: awrsqrpt.sql for the "
+                     "SQL id): check the access path, the row counts per execution, and whether they run more often than "
+                     "the application needs.",
+                     title=f"{len(counted)} SQL statement(s) take {100.0 * seconds / dbt:.1f} % of DB time ({ids})")
+    f.culprits = top[:5]
+    f.severity = cap_severity(f.severity, PROFILE_CEILING)  # where to tune, not by itself something wrong
+    return f
+
+
+def _tm(ctx: Context, name: str):
+    sec: Section | None = ctx.report.sections.get("time_model")
+    row = sec.row(name) if sec else None
+    if row is None or row.values.get("time_s") is None:
+        return None, None
+    return row.values["time_s"], row
+
+
+def _tm_ev(name: str, v: float, row, dbt: float, threshold: str | None = None) -> Evidence:
+    return Evidence(f"time_model[{name}]", round(100.0 * v / dbt, 3), "%", threshold,
+                    (Source("time_model", row.name, "time_s", row.line, v),), f"{v:,.1f} s")
+
+
+@rule("G08", "parsing", "Hard parsing / cursor sharing", family="general", culprits=("sql:parse_calls", "sql:version_count"),
+      pct=5.0)
+def g08(ctx: Context, th: dict):
+    """Parsing takes >= 5 % of DB time (Time Model 'parse time elapsed'). The split says why: hard
+    parses from literals (hard parse time with little 'sharing criteria' or 'bind mismatch' time),
+    cursors not shared for another reason (sharing criteria, bind mismatch: SQL ordered by Version
+    Count), parse errors ('failed parse elapsed time') or soft parses (parse time not hard: cursors
+    opened and closed per execution). Faster storage or redo does nothing for it."""
+    ctx.need("db_time_s")
+    dbt = ctx.m.v("db_time_s")
+    parse, prow = _tm(ctx, "parse time elapsed")
+    if parse is None:
+        raise Needs("Time Model 'parse time elapsed'")
+    if 100.0 * parse / dbt < th["pct"]:
+        return None
+    hard, hrow = _tm(ctx, "hard parse elapsed time")
+    share, srow = _tm(ctx, "hard parse (sharing criteria) elapsed time")
+    bind, brow = _tm(ctx, "hard parse (bind mismatch) elapsed time")
+    failed, frow = _tm(ctx, "failed parse elapsed time")
+    ev = [_tm_ev("parse time elapsed", parse, prow, dbt, f">= {th['pct']} %")]
+    for v, row, n in ((hard, hrow, "hard parse elapsed time"), (share, srow, "hard parse (sharing criteria) elapsed time"),
+                      (bind, brow, "hard parse (bind mismatch) elapsed time"), (failed, frow, "failed parse elapsed time")):
+        if v is not None:
+            ev.append(_tm_ev(n, v, row, dbt))
+    hard = hard or 0.0
+    causes = {"parse errors": failed or 0.0, "cursors not shared (sharing criteria, bind mismatch)": (share or 0.0) + (bind or 0.0),
+              "soft parses": max(0.0, parse - hard)}
+    causes["hard parses of literal SQL"] = max(0.0, hard - causes["cursors not shared (sharing criteria, bind mismatch)"]
+                                               - causes["parse errors"])
+    cause, t = max(causes.items(), key=lambda kv: kv[1])
+    advice = {
+        "hard parses of literal SQL": "use bind variables in the application (SQL ordered by Parse Calls / Executions shows "
+                                      "statements that differ only by literals); as a stop-gap cursor_sharing=FORCE",
+        "cursors not shared (sharing criteria, bind mismatch)": "find why child cursors are not shared "
+                                                                "(V$SQL_SHARED_CURSOR for the SQL in SQL ordered by Version Count): "
+                                                                "bind length/type mismatches, optimizer settings per session, NLS",
+        "parse errors": "find the failing statements (ORA- errors in the application log, event 10035 or "
+                        "V$SQL_SHARED_CURSOR/failed parse tracing) and fix them: each error is a full hard parse",
+        "soft parses": "keep cursors open in the application (statement caching in the driver, session_cached_cursors), "
+                       "parse once and execute many times",
+    }[cause]
+    return make_finding(ctx, "G08", parse, "high", ev, f"Parsing costs {100.0 * parse / dbt:.1f} % of DB time, mostly {cause}: "
+                        + advice + ". A bigger shared pool only helps if 'latch: shared pool' / reloads show it is too small.",
+                        title=f"Parsing {100.0 * parse / dbt:.1f} % of DB time, mostly {cause} ({100.0 * t / dbt:.1f} %)")
+
+
+@rule("G09", "logon-storm", "Session connect and disconnect (logon storm)", family="general", culprits=("sql:executions",),
+      pct=5.0, logons_per_s=5.0)
+def g09(ctx: Context, th: dict):
+    """Connection management takes >= 5 % of DB time (Time Model 'connection management call elapsed
+    time'), or more than 5 logons per second: the application connects per request. What to do: a
+    connection pool (or DRCP / a shared pool of connections), and check the logon triggers."""
+    ctx.need("db_time_s")
+    dbt, e = ctx.m.v("db_time_s"), ctx.m.v("elapsed_s")
+    conn, crow = _tm(ctx, "connection management call elapsed time")
+    logons = ctx.report.stat("logons cumulative")
+    rate = logons.values.get("total") / e if logons is not None and logons.values.get("total") is not None and e else None
+    if conn is None and rate is None:
+        raise Needs("Time Model 'connection management call elapsed time' or 'logons cumulative'")
+    pct = 100.0 * (conn or 0.0) / dbt
+    if pct < th["pct"] and (rate is None or rate < th["logons_per_s"]):
+        return None
+    ev = []
+    if conn is not None:
+        ev.append(_tm_ev("connection management call elapsed time", conn, crow, dbt, f">= {th['pct']} %"))
+    if rate is not None:
+            ev.append(Evidence("logons_per_s", round(rate, 3), "1/s", f">= {th['logons_per_s']}",
+                           (Source("instance_activity", logons.name, "total", logons.line, logons.values.get("total")),)))
+    return make_finding(ctx, "G09", conn or 0.0, "high" if conn is not None else "medium", ev,
+                        "Sessions connect and disconnect per request: use a connection pool in the application server "
+                        "(or Database Resident Connection Pooling), check logon triggers and auditing of logons.",
+                        title=f"Logon storm: connect/disconnect {pct:.1f} % of DB time"
+                              + (f", {rate:.1f} logons/s" if rate is not None else ""))
+
+
+@rule("G10", "cpu-wait", "Sessions waiting for CPU (run queue)", family="general", culprits=("sql:cpu", "sql:gets"), pct=10.0)
+def g10(ctx: Context, th: dict):
+    """DB time that is neither DB CPU nor an instrumented wait >= 10 % of DB time (metric
+    unaccounted_s): sessions were runnable but not running, queued for a CPU (spec P08), also on a
+    host that looks idle by BUSY_TIME when SMT threads are counted as CPUs (AIX, SPARC) or a
+    virtual machine is starved by its hypervisor. OS_CPU_WAIT_TIME (cpu_queue_aas) confirms it."""
+    ctx.need("db_time_s", "unaccounted_s")
+    m = ctx.m
+    gap, dbt = m.v("unaccounted_s"), m.v("db_time_s")
+    pct = 100.0 * gap / dbt
+    if pct < th["pct"]:
+        return None
+    cpus, cores, q = m.v("cpu_count"), m.v("cpu_cores"), m.v("cpu_queue_aas")
+    smt = f" ({cpus:g} CPUs are SMT threads of {cores:g} cores: the host's busy % understates saturation)" \
+        if cpus and cores and cpus >= 2 * cores else ""
+    ev = [ctx.ev("unaccounted_pct", f">= {th['pct']} %"), ctx.ev("unaccounted_s"), ctx.ev("cpu_queue_aas"),
+          ctx.ev("host_cpu_busy_pct"), ctx.ev("cpu_count"), ctx.ev("cpu_cores"), ctx.ev("aas")]
+    e, busy, aas = m.v("elapsed_s"), m.v("host_cpu_busy_pct"), m.v("aas")
+    queued = q is not None and e and q >= 0.25 * gap / e
+    corroborated = queued or (busy is not None and busy >= 80.0) or (aas is not None and cpus and aas > cpus)
+    if not corroborated:
+        # no OS figure shows a CPU queue: the gap may be time the report does not print (an excerpt, a
+        # truncated event list) or instrument; say so instead of asserting a CPU queue
+        why = (f"the OS run queue was short ({q:.2g} processes)" if q is not None else "no OS statistics confirm a CPU queue")
+        f = make_finding(ctx, "G10", gap, "low", ev,
+                         "DB time is not explained by DB CPU and the printed waits, and " + why + ": check ASH for the "
+                         "sessions' states (waits missing from the event list, uninstrumented code, CPU queue).",
+                         title=f"{pct:.1f} % of DB time is neither CPU nor a printed wait ({why})")
+        f.severity = cap_severity(f.severity, PROFILE_CEILING)
+        return f
+    return make_finding(ctx, "G10", gap, "high" if queued else "medium", ev,
+                        "Sessions queue for CPU" + smt + ": reduce CPU demand (the SQL with most CPU and logical reads), "
+                        "limit concurrency (connection pool size, Resource Manager), or give the host/LPAR/VM more CPU "
+                        "(entitlement, no overcommit). Check non-Oracle processes on the host.",
+                        title=f"Waiting for CPU: {pct:.1f} % of DB time is neither CPU nor a wait"
+                              + (f", {q:.2g} processes in the run queue on average" if q is not None else ""))
+
+
+def _advisory_rows(sec: Section | None, factor_pat: str, value_pat: str):
+    import re
+    if sec is None:
+        return None
+    ff = next((f for f in sec.units if re.search(factor_pat, f)), None)
+    vf = next((f for f in sec.units if re.search(value_pat, f)), None)
+    if ff is None or vf is None:
+        return None
+    pts = [(r.values.get(ff), r.values.get(vf), r) for r in sec.rows]
+    pts = [(f, v, r) for f, v, r in pts if f is not None and v is not None]
+    return pts or None
+
+
+@rule("G11", "undersized-cache", "Undersized SGA / buffer cache (from the advisories)", family="general",
+      culprits=("segments:physical_reads", "sql:reads"), pct=5.0, max_factor=2.0)
+def g11(ctx: Context, th: dict):
+    """The report's own advisories say a larger cache saves >= 5 % of DB time: the SGA Target
+    Advisory's 'Est DB Time' at up to twice the current size, else the Buffer Pool Advisory's
+    'Est Phys Read Factor' applied to the foreground read wait time."""
+    ctx.need("db_time_s")
+    m, dbt = ctx.m, ctx.m.v("db_time_s")
+    pts = _advisory_rows(ctx.report.sections.get("sga_target_advisory"), r"size_factor", r"est_db_time")
+    if pts:
+        cur = next(((f, v, r) for f, v, r in pts if f == 1.0), None)
+        best = min(((f, v, r) for f, v, r in pts if 1.0 < f <= th["max_factor"]), key=lambda p: p[1], default=None)
+        if cur is None or best is None or cur[1] <= 0:
+            return None
+        saved = dbt * (1.0 - best[1] / cur[1])
+        ev = [Evidence("est_db_time_s[size factor 1.0]", cur[1], "s", None,
+                       (Source("sga_target_advisory", cur[2].name, "est_db_time_s", cur[2].line, cur[1]),)),
+              Evidence(f"est_db_time_s[size factor {best[0]:g}]", best[1], "s", None,
+                       (Source("sga_target_advisory", best[2].name, "est_db_time_s", best[2].line, best[1]),))]
+        what = f"SGA at {best[0]:g}x its size ({best[2].name} MB)"
+    else:
+        pts = _advisory_rows(ctx.report.sections.get("buffer_pool_advisory"), r"^size_fact", r"^est_phys_read_fact")
+        if not pts:
+            raise Needs("SGA Target Advisory or Buffer Pool Advisory")
+        pts = [p for p in pts if p[2].name in (None, "D", "d")] or pts  # the DEFAULT pool
+        cur = min(pts, key=lambda p: abs(p[0] - 1.0))
+        cur = cur if abs(cur[0] - 1.0) < 0.05 else None
+        best = min(((f, v, r) for f, v, r in pts if 1.0 < f <= th["max_factor"]), key=lambda p: p[1], default=None)
+        if cur is None or best is None or cur[1] <= 0:
+            return None
+        reads = sum(m.fg_time(e) for e in ("db file sequential read", "db file scattered read", "db file parallel read",
+                                            "cell single block physical read", "cell multiblock physical read"))
+        saved = reads * (1.0 - best[1] / cur[1])
+        ev = [Evidence("est_phys_read_factor[size factor 1.0]", cur[1], "ratio", None,
+                       (Source("buffer_pool_advisory", cur[2].name, "est_phys_read_factor", cur[2].line, cur[1]),)),
+              Evidence(f"est_phys_read_factor[size factor {best[0]:g}]", best[1], "ratio", None,
+                       (Source("buffer_pool_advisory", best[2].name, "est_phys_read_factor", best[2].line, best[1]),),
+                       f"applied to {reads:,.1f} s of foreground buffered read waits")]
+        what = f"buffer cache at {best[0]:g}x its size"
+    if saved <= 0 or 100.0 * saved / dbt < th["pct"]:
+        return None
+    return make_finding(ctx, "G11", saved, "medium", ev,
+                        f"The report's advisory estimates that a {what} saves about {100.0 * saved / dbt:.0f} % of DB time: "
+                        "grow the cache if memory allows (sga_target / db_cache_size), or reduce the reads of the SQL and "
+                        "segments below. Advisories extrapolate from this interval's workload.",
+                        title=f"Cache undersized: a {what} would save ~{100.0 * saved / dbt:.1f} % of DB time")
