@@ -104,3 +104,37 @@ def test_undersized_buffer_cache_from_the_advisory(corpus):
     assert ev["est_phys_read_factor[size factor 1.0]"] == 1.0  # line 3541
     assert ev["est_phys_read_factor[size factor 1.96]"] == 0.61  # line 3551: 39 % fewer reads
     assert f["impact"]["pct_db_time"] <= 0.39 * 78.1  # at most 39 % of the User I/O class's 78 %
+
+
+def _addm(doc, name):
+    return [a for a in doc["addm"] if a["name"] == name]
+
+
+def test_addm_findings_beside_ours_text_report(corpus):
+    # lines 23-31: Top ADDM Findings by Average Active Sessions, task ADDM:1378423309_1_4913 = the report's end snap
+    d = analyze_path(corpus / "awr_txt_12201_rbogusze_insaas3_4912_4913.txt")
+    uio, = _addm(d, '"User I/O" wait Class')
+    assert (uio["pct_active_sessions"], uio["line"], uio["window"], uio["status"], uio["ours"]["id"]) == \
+        (69.68, 27, "same", "agreed", "G06")
+    commits, = _addm(d, "Commits and Rollbacks")  # ADDM names the class; R01 names the cause: 216 ms LGWR writes
+    assert commits["status"] == "ours more specific" and commits["ours"]["id"] == "R01"
+
+
+def test_addm_task_inside_a_longer_report(corpus):
+    # report snaps 173494-173496 (two 30-minute ADDM tasks); line of the 09:30-10:00 task: CPU Usage 70.32 % of
+    # 3.70 active sessions. Its DB time: 3.70 x 0.7032 x 1,800 s = 4,683 s of the report's 13,798.89 s.
+    d = analyze_path(corpus / "awr_html_12102_sarthi2020_2.html")
+    cpu = max(_addm(d, "CPU Usage"), key=lambda a: a["pct_active_sessions"])
+    assert cpu["window"] == "inside"
+    assert cpu["pct_of_report_db_time"] == pytest.approx(100 * 3.70 * 0.7032 * 1800 / 13798.89, abs=0.01)
+    assert cpu["status"] == "agreed" and cpu["ours"]["id"] == "G10"
+    lit = max(_addm(d, "Hard Parse Due to Literal Usage"), key=lambda a: a["pct_active_sessions"])
+    assert lit["status"] == "agreed" and lit["ours"]["id"] == "G08"
+
+
+def test_addm_hourly_finding_in_a_six_day_report_is_diluted(corpus):
+    # Row Lock Waits 13.39 % of 20.83 sessions for one hour = 10,044 s, of the 6-day report's DB time
+    d = analyze_path(corpus / "awr_global_html_19c_2inst_exadata_azurelab_dbu_6day.html")
+    row, = _addm(d, "Row Lock Waits")
+    assert row["window"] == "inside" and row["status"] == "diluted"
+    assert row["pct_of_report_db_time"] == pytest.approx(100 * 20.83 * 0.1339 * 3600 / d["report"]["db_time_s"], abs=0.01)

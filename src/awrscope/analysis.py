@@ -11,6 +11,7 @@ from .metrics import DEFAULT_ALPHA, derive
 from .metrics.invariants import check as check_invariants
 from .model import Report
 from .rules import run_rules
+from .rules.addm import beside as addm_beside
 
 ANALYSIS_SCHEMA_VERSION = "1.0"
 
@@ -51,6 +52,7 @@ def _analyze_diff(report: Report, config: dict) -> dict:
     doc["findings"] = []
     doc["observations"] = []
     doc["verdict"] = {"load": None, "headline": None}
+    doc["addm"] = None
     from .rules import RULES
 
     need = ("per-period sections (AWR Diff report: the periods are analysed separately)" if report.periods else
@@ -83,6 +85,7 @@ def _analyze_one(report: Report, config: dict) -> dict:
             "load": res.ctx.load.as_dict(),
             "headline": _doubted(res.headline.as_dict(), violations) if res.headline else None,
         },
+        "addm": None,
         "metrics": m.as_dict(),
         "commit_path": res.ctx.commit.as_dict(dbt) if res.ctx.commit is not None else None,
         "findings": [_doubted(f.as_dict(), violations) for f in res.findings],
@@ -90,6 +93,9 @@ def _analyze_one(report: Report, config: dict) -> dict:
         "not_applicable": [n.as_dict() for n in res.not_applicable],
         "issues": [i.as_dict() for i in report.issues] + [v.as_issue() for v in violations],
     }
+    if "addm_findings" in report.sections:
+        h = doc["verdict"]["headline"]
+        doc["addm"] = addm_beside(report, doc["findings"] + doc["observations"] + ([h] if h else []), doc["not_applicable"])
     return doc
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 # (section key, title pattern, description)
 SECTION_TITLES: tuple[tuple[str, str, str], ...] = (
+    ("addm_findings", r"^top addm findings",
+     "Top ADDM Findings by Average Active Sessions (12c+)"),
     ("cache_sizes", r"^cache sizes",
      "Cache Sizes (bytes)"),
     ("load_profile", r"^load profile|^workload comparison$",

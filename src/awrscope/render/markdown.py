@@ -80,6 +80,13 @@ def render_markdown(doc: dict) -> str:
                        f" (assumptions: {_md('; '.join(w['assumptions']))})")
         for c in f["caveats"]:
             out.append(f"- Caveat: {_md(c)}")
+    if doc.get("addm"):
+        out += ["", "## ADDM beside awrscope", "", "| ADDM finding | % of active sessions | Window | awrscope | Line |", "|---|---:|---|---|---:|"]
+        for a in doc["addm"]:
+            ours = f"{a['ours']['id']} {_md(a['ours']['title'])}" if a.get("ours") else ""
+            win = a["window"] + (f" ({fmt_num(a['pct_of_report_db_time'])} % of the report's DB time)" if a["window"] == "inside" else "")
+            out.append(f"| {_md(a['name'])} | {fmt_num(a['pct_active_sessions'])} | {_md(win)} | {_md(a['status'])}"
+                       + (f": {ours}" if ours else "") + f" | {a['line']} |")
     if doc.get("observations"):
         out += ["", "## Observations", "", "No DB time to claim: shown, not ranked, not counted by `--fail-on`.", ""]
         out += [f"- {f['id']} {_md(f['title'])}" for f in doc["observations"]]

@@ -73,6 +73,13 @@ def render_text(doc: dict) -> str:
             out.append(f"     what-if {w['id']}: {w['text']}")
         for c in f["caveats"]:
             out.append(f"     caveat: {c}")
+    if doc.get("addm"):
+        out += ["", "  ADDM findings printed in the report, beside awrscope's:"]
+        for a in doc["addm"]:
+            ours = f" -> {a['ours']['id']} {a['ours']['title']}" if a.get("ours") else ""
+            part = f", {fmt_num(a['pct_of_report_db_time'])} % of this report's DB time" if a["window"] == "inside" else ""
+            out.append(f"    {a['name']} {fmt_num(a['pct_active_sessions'])} % ({a['window']} window{part}): {a['status']}{ours}"
+                       f"  [addm_findings line {a['line']}]")
     if doc.get("observations"):
         out += ["", "  observations (no DB time to claim; not ranked, not counted by --fail-on):"]
         for f in doc["observations"]:

@@ -198,7 +198,8 @@ RULES: dict[str, Rule] = {}
 def rule(id: str, slug: str, title: str, family: str = "write", culprits: tuple[str, ...] = (), **thresholds):
     """Register a rule: thresholds are declared here, beside the rule, and can be overridden by config.
     family "headline": its finding heads the verdict instead of being ranked (the top of DB time is
-    context, not a problem of its own); "context": its findings are observations. ``culprits``: the
+    context, not a problem of its own); "context": its findings are observations; "view": the same
+    DB time as the cause findings seen by statement or segment, ranked after them. ``culprits``: the
     orders (rules/culprits.py) that name who causes a finding, tried in turn."""
 
     def deco(func):

@@ -58,6 +58,21 @@ class Culprit:
                 "section": self.section, "line": self.line}
 
 
+def _merged(found: list[Culprit]) -> list[Culprit]:
+    """One culprit per name: a global (RAC) or CDB report prints a SQL id or segment once per instance
+    or container; their values and shares add up (the first row's line is cited)."""
+    by: dict[tuple[str, str], Culprit] = {}
+    for c in found:
+        k = (c.name, c.detail)
+        o = by.get(k)
+        if o is None:
+            by[k] = c
+        else:
+            share = None if o.share_pct is None or c.share_pct is None else o.share_pct + c.share_pct
+            by[k] = Culprit(o.kind, o.name, o.detail, o.measure, o.value + c.value, o.unit, share, o.share_of, o.section, o.line)
+    return sorted(by.values(), key=lambda c: -c.value)
+
+
 def _field(sec: Section, pattern: str) -> str | None:
     rx = re.compile(pattern)
     return next((f for f in sec.units if rx.search(f)), None)
@@ -89,8 +104,7 @@ def sql(report: Report, order: str, db_time_s: float | None, n: int = 3) -> list
         module = row.text.get("module")
         detail = "; ".join(x for x in ((f"module {module}" if module else ""), _excerpt(row.text.get("sql_text"))) if x)
         out.append(Culprit("sql", row.text.get("sql_id") or row.name, detail, what, v, unit, share, of, key, row.line))
-    out.sort(key=lambda c: -c.value)
-    return out[:n]
+    return _merged(out)[:n]
 
 
 def _segment_name(row: Row) -> tuple[str, str]:
@@ -124,8 +138,7 @@ def segments(report: Report, order: str, n: int = 3) -> list[Culprit]:
         name, detail = _segment_name(row)
         out.append(Culprit("segment", name, detail, SEGMENT_ORDERS[order], v, "count",
                            row.values.get(share_f) if share_f else None, "captured segments", key, row.line))
-    out.sort(key=lambda c: -c.value)
-    return out[:n]
+    return _merged(out)[:n]
 
 
 def tablespaces(report: Report, measure: str = "writes", n: int = 3) -> list[Culprit]:

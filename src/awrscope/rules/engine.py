@@ -70,6 +70,10 @@ def run_rules(report: Report, m: Metrics, config: dict | None = None) -> RuleRes
             observations.append(f)
         else:
             findings.append(f)
-    findings.sort(key=lambda f: (-(f.impact_s or 0.0), SEVERITY_RANK[f.severity], f.id))
+    for f in findings:
+        if RULES[f.id].family == "view":
+            f.caveats.append("the same DB time as the findings above, seen by statement or segment: not additional")
+    # a view (top SQL, hot segments) shares its DB time with the cause findings: it is ranked after them
+    findings.sort(key=lambda f: (RULES[f.id].family == "view", -(f.impact_s or 0.0), SEVERITY_RANK[f.severity], f.id))
     observations.sort(key=lambda f: (SEVERITY_RANK[f.severity], f.id))
     return RuleResults(headline, findings, observations, na, ctx)

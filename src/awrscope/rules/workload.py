@@ -8,37 +8,78 @@ from ..model import Section
 from ..metrics import Source
 from .base import Context, Evidence, Needs, cap_severity, make_finding, rule
 from .general import PROFILE_CEILING
+from ..oracle.events import wait_class
+from .culprits import segments as seg_culprits
 from .culprits import sql as sql_culprits
 
 _PLSQL = ("begin", "declare", "call ")
 
 
-@rule("G07", "top-sql", "SQL statements taking a large share of DB time", family="general", culprits=("sql:elapsed",), pct=10.0)
+@rule("G07", "top-sql", "SQL statements taking a large share of DB time", family="view", culprits=("sql:elapsed",),
+      pct=10.0, stmt_pct=1.0, top=5)
 def g07(ctx: Context, th: dict):
-    """One or a few SQL statements each take >= 10 % of DB time (SQL ordered by Elapsed Time): tune
-    those statements first. The impact is their elapsed time: the same DB time the class findings
-    (CPU, User I/O, ...) see by component, seen here by statement. A PL/SQL block's time includes the
-    statements it runs, so it is counted only when no statement of its own qualifies."""
+    """The top statements of SQL ordered by Elapsed Time (up to 5, each >= 1 % of DB time) take
+    >= 10 % of DB time together: tune those statements first (ADDM's "Top SQL Statements"). The
+    impact is their elapsed time: the same DB time the class findings (CPU, User I/O, ...) see by
+    component, seen here by statement. A PL/SQL block's time includes the statements it runs, so
+    blocks are counted only when no plain statement qualifies. Severity at most moderate: a statement
+    that takes much of DB time is where to tune, not by itself a fault."""
     ctx.need("db_time_s")
     dbt = ctx.m.v("db_time_s")
-    top = [c for c in sql_culprits(ctx.report, "elapsed", dbt, n=10) if (c.share_pct or 0.0) >= th["pct"]]
-    if not top:
-        if ctx.report.sections.get("sql_by_elapsed") is None:
-            raise Needs("SQL ordered by Elapsed Time")
-        return None
+    if ctx.report.sections.get("sql_by_elapsed") is None:
+        raise Needs("SQL ordered by Elapsed Time")
+    top = [c for c in sql_culprits(ctx.report, "elapsed", dbt, n=3 * th["top"]) if (c.share_pct or 0.0) >= th["stmt_pct"]]
     plain = [c for c in top if not c.detail.split("; ")[-1].lower().startswith(_PLSQL)]
-    counted = plain or top[:1]
+    counted = (plain or top)[: th["top"]]
     seconds = sum(c.value for c in counted)
-    ids = ", ".join(c.name for c in counted[:3])
+    if not counted or 100.0 * seconds / dbt < th["pct"]:
+        return None
+    ids = ", ".join(dict.fromkeys(c.name for c in counted))  # RAC and PDB rows repeat a SQL id
     f = make_finding(ctx, "G07", seconds, "high",
-                     [Evidence(f"elapsed_s[{c.name}]", c.value, "s", f">= {th['pct']} % of DB time",
-                               (), f"{c.share_pct:.1f} % of DB time; section {c.section} line {c.line}") for c in top[:5]],
+                     [Evidence(f"elapsed_s[{c.name}]", c.value, "s", f">= {th['stmt_pct']} % of DB time each",
+                               (Source(c.section, c.name, "elapsed", c.line, c.value),), f"{c.share_pct:.2f} % of DB time")
+                      for c in counted],
                      "Tune these statements first (SQL Tuning Advisor, the execution plan from AWR: awrsqrpt.sql for the "
                      "SQL id): check the access path, the row counts per execution, and whether they run more often than "
                      "the application needs.",
-                     title=f"{len(counted)} SQL statement(s) take {100.0 * seconds / dbt:.1f} % of DB time ({ids})")
-    f.culprits = top[:5]
+                     title=f"Top SQL: {len(counted)} statement(s) take {100.0 * seconds / dbt:.1f} % of DB time ({ids})")
+    f.culprits = counted
     f.severity = cap_severity(f.severity, PROFILE_CEILING)  # where to tune, not by itself something wrong
+    return f
+
+
+@rule("G12", "hot-segments", "Hot segments behind the I/O and cluster waits", family="view",
+      culprits=("segments:physical_reads",), pct=10.0, segment_pct=20.0)
+def g12(ctx: Context, th: dict):
+    """User I/O and Cluster waits take >= 10 % of DB time and one or a few segments hold >= 20 % of
+    the physical reads each (Segments by Physical Reads, else by Direct Physical Reads): ADDM's "Top
+    Segments by User I/O and Cluster". The impact is the read and cluster wait time in proportion
+    to those segments' share of the reads (an estimate: the report has no wait time per segment)."""
+    ctx.need_events()
+    m, dbt = ctx.m, ctx.m.v("db_time_s")
+    io = sum(e.time_s for e in m.fg_events.values() if wait_class(e.name, e.wait_class) in ("User I/O", "Cluster"))
+    if 100.0 * io / dbt < th["pct"]:
+        return None
+    segs = []
+    for order in ("physical_reads", "direct_physical_reads"):
+        segs = [c for c in seg_culprits(ctx.report, order, n=5) if (c.share_pct or 0.0) >= th["segment_pct"]]
+        if segs:
+            break
+    if not segs:
+        if not any(k in ctx.report.sections for k in ("segments_by_physical_reads", "segments_by_direct_physical_reads")):
+            raise Needs("Segments by Physical Reads")
+        return None
+    share = min(100.0, sum(c.share_pct for c in segs))
+    names = ", ".join(dict.fromkeys(c.name for c in segs))
+    f = make_finding(ctx, "G12", io * share / 100.0, "medium",
+                     [Evidence(f"share_of_reads[{c.name}]", c.share_pct, "%", f">= {th['segment_pct']} %",
+                               (Source(c.section, c.name, "pct", c.line, c.share_pct),), c.detail) for c in segs],
+                     "Reduce the reads of these segments: the SQL that reads them (SQL ordered by Reads), their access "
+                     "paths (indexes, partition pruning), caching them (a KEEP pool or a larger cache) and, in RAC, "
+                     "which instance reads them (service affinity).",
+                     title=f"Hot segments: {names} hold {share:.0f} % of the physical reads")
+    f.culprits = segs
+    f.severity = cap_severity(f.severity, PROFILE_CEILING)
     return f
 
 

@@ -26,6 +26,7 @@ class SectionSpec:
 
 
 MAPPERS: dict[str, Mapper] = {
+    "addm_findings": misc.map_addm_findings,
     "cache_sizes": activity.map_cache_sizes,
     "load_profile": activity.map_load_profile,
     "instance_efficiency": activity.map_efficiency,

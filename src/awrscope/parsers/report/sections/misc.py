@@ -309,3 +309,27 @@ def map_parameters(block: Block, key: str, issues: list[ParseIssue]) -> Section 
     if not rows:
         return None
     return make_section(key, block.title, block.line, {"begin": "text", "end": "text"}, rows, block.notes)
+
+
+_ADDM_FIELDS = (("aas", re.compile(r"^avg")), ("pct_active_sessions", re.compile(r"^perc")),
+                ("task_name", re.compile(r"^task")), ("begin", re.compile(r"^begin")), ("end", re.compile(r"^end")))
+
+
+def map_addm_findings(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    """Top ADDM Findings by Average Active Sessions: the finding name, the task's average active
+    sessions, the finding's percent of them, the task name (ADDM:dbid_inst_endsnap) and, in HTML,
+    the task's begin and end snapshot times. Column headers are cut in text ('Avg act', 'Percen')."""
+    sec = generic_table(block, key, issues)
+    if sec is None:
+        return None
+    names = {}
+    for f in sec.units:
+        for new, rx in _ADDM_FIELDS:
+            if rx.search(f) and new not in names.values():
+                names[f] = new
+                break
+    rows = [Row(r.name, r.line, {names.get(k, k): v for k, v in r.values.items()},
+                {names.get(k, k): v for k, v in r.text.items()}) for r in sec.rows if r.name]
+    units = {names.get(k, k): u for k, u in sec.units.items()}
+    units.update({"aas": "sessions", "pct_active_sessions": "%"})
+    return make_section(key, sec.title, sec.line, units, rows, sec.notes)

@@ -1,0 +1,116 @@
+"""ADDM beside us: the findings Oracle's ADDM embedded in the report ("Top ADDM Findings by Average
+Active Sessions", 12c+), each matched with awrscope's findings of the same kind.
+
+status: "agreed" (a finding of the same kind), "ours more specific" (a finding that names the cause
+ADDM only classifies, e.g. a CPU queue for "CPU Usage"), "missed" (no awrscope result of that kind),
+"other window" (the ADDM task analysed a period outside the report's), "diluted" (an ADDM task
+inside a longer report whose finding is under 5 % of the report's DB time: too small to show over
+the whole window), "not evaluable: needs ..." (the report lacks what our rule of that kind needs)
+or "unknown kind". A task
+"inside" the report's window analysed a part of it (hourly tasks in a multi-day report): its
+finding's DB time as a share of the whole report's says how much of it the report can show."""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from ..model import Report
+
+#: ADDM finding name pattern -> (same kind, more specific) awrscope rule ids
+KINDS: tuple[tuple[re.Pattern, tuple[str, ...], tuple[str, ...]], ...] = tuple(
+    (re.compile(p, re.I), same, specific) for p, same, specific in (
+        (r"^top sql", ("G07",), ()),
+        (r"^top segments", ("G12",), ()),
+        (r'"user i/o" wait class|^i/o throughput|^undersized i/o', ("G06",), ("G11", "G12", "R09")),
+        (r"^undersized (buffer cache|sga)", ("G11",), ()),
+        (r"^undersized pga|^pga_aggregate_limit|^temp space", ("R09",), ()),
+        (r"^hard parse|^soft parse|^shared pool|^library cache|^cursor", ("G08",), ()),
+        (r"^cpu usage|^host cpu|cpu bottleneck", ("G02", "G10"), ("G08",)),
+        (r"^row lock|application wait class|^row lock", ("G03",), ()),
+        (r"^commits and rollbacks|^log file sync|commit", ("R03",), ("R01", "R02", "R14", "R15")),
+        (r"^session connect", ("G09",), ()),
+        (r"global cache|cluster|interconnect|^rac", ("G05",), ()),
+        (r"buffer busy|concurrency|^sequence|latch", ("G04",), ("G08",)),
+        (r"log file switch|checkpoint|^undersized redo", ("R04", "R05"), ()),
+        (r"^undo|undersized undo", ("R10",), ()),
+        (r"log buffer", ("R06",), ()),
+        (r"^free buffer|dbwr", ("R08",), ()),
+    ))
+
+
+def _task_end_snap(task: str | None) -> int | None:
+    m = re.search(r"_(\d+)\s*$", task or "")
+    return int(m.group(1)) if m else None
+
+
+def _time(text: str | None) -> datetime | None:
+    try:
+        return datetime.strptime(" ".join((text or "").split()), "%d-%b-%y %H:%M")
+    except ValueError:
+        return None
+
+
+def _window(row, report: Report) -> tuple[str, float | None]:
+    """Where the ADDM task's period lies against the report's: "same", "inside" (a part of it: an
+    hourly task in a longer report) or "outside"; and the task's length in seconds when printed.
+    By the task's begin and end times where printed (HTML), else by the end snapshot in the task
+    name (ADDM:dbid_inst_endsnap)."""
+    h = report.header
+    tb, te = _time(row.text.get("begin")), _time(row.text.get("end"))
+    rb = h.begin.time.replace(second=0, microsecond=0) if h.begin and h.begin.time else None
+    re_ = h.end.time.replace(second=0, microsecond=0) if h.end and h.end.time else None
+    if tb and te and rb and re_:
+        length = (te - tb).total_seconds()
+        if (tb, te) == (rb, re_):
+            return "same", length
+        return ("inside" if rb <= tb and te <= re_ else "outside"), length
+    end = _task_end_snap(row.text.get("task_name"))
+    b = h.begin.snap_id if h.begin else None
+    e = h.end.snap_id if h.end else None
+    if end is None or e is None:
+        return "same", None  # nothing says otherwise: the section belongs to the report
+    if end == e:
+        return ("same" if b is None or e - b <= 1 else "inside"), None
+    return ("inside" if b is not None and b < end < e else "outside"), None
+
+
+def beside(report: Report, results: list[dict], not_applicable: list[dict] = (), min_pct: float = 10.0,
+           diluted_pct: float = 5.0) -> list[dict]:
+    """ADDM's embedded findings with awrscope's matching result. ``results``: the analysis' findings,
+    observations and headline as dicts. Findings below ``min_pct`` of active sessions are listed
+    with status but not counted by callers that measure agreement."""
+    sec = report.sections.get("addm_findings")
+    if sec is None:
+        return []
+    ours = {f["id"]: f for f in results}
+    needs = {n["id"]: "needs " + ", ".join(n["needs"]) for n in not_applicable}
+    dbt = report.db_time_s
+    out = []
+    for row in sec.rows:
+        pct, aas = row.values.get("pct_active_sessions"), row.values.get("aas")
+        kind = next(((same, spec) for rx, same, spec in KINDS if rx.search(row.name or "")), None)
+        window, length = _window(row, report)
+        # the finding's DB time as a share of the whole report's: an hourly spike in a 6-day report is small
+        share = (100.0 * aas * pct / 100.0 * length / dbt) if (window == "inside" and aas and pct and length and dbt) \
+            else (pct if window == "same" else None)
+        match = None
+        if window == "outside":
+            status = "other window"
+        elif kind is None:
+            status = "unknown kind"
+        else:
+            same, spec = kind
+            match = next((ours[i] for i in same if i in ours), None)
+            status = "agreed"
+            if match is None:
+                match = next((ours[i] for i in spec if i in ours), None)
+                status = "ours more specific" if match else "missed"
+            if match is None and window == "inside" and share is not None and share < diluted_pct:
+                status = "diluted"
+            elif match is None and all(i in needs for i in same):
+                status = "not evaluable: " + "; ".join(sorted({needs[i] for i in same}))
+        out.append({"name": row.name, "pct_active_sessions": pct, "aas": aas, "task": row.text.get("task_name"),
+                    "window": window, "pct_of_report_db_time": None if share is None else round(share, 2),
+                    "line": row.line, "significant": (pct or 0.0) >= min_pct, "status": status,
+                    "ours": None if match is None else {"id": match["id"], "title": match["title"]}})
+    return out
