@@ -7,7 +7,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS, analyze_path, finding
+from conftest import CORPUS, analyze_path, finding, observation
 
 from awrscope.cli import main
 
@@ -67,7 +67,8 @@ def test_spot_slob_write_bound(corpus):
     assert m["lfs_ms"]["value"] == 1717.0
     r01 = finding(d, "R01")
     assert r01 and r01["confidence"] == "high" and r01["severity"] == "critical"
-    assert finding(d, "R06") and finding(d, "R08")["severity"] == "major"
+    # log buffer space (32.8 %) is claimed by R01 (the LGWR write latency behind it): R06 keeps no time of its own
+    assert observation(d, "R06") and finding(d, "R08")["severity"] == "major"
 
 
 def test_spot_insaas3_12201_direct_write_and_slow_commits(corpus):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from _store import BACKENDS, make_url
+from awrscope.documents import all_findings
 from awrscope.store import Store
 from awrscope.store.backend import connect, default_url
 from awrscope.store.ingest import prepare_path
@@ -102,10 +103,11 @@ def test_list_and_filters(corpus_store):
     assert not store.list(instance="dbm1120")
     # by finding: every listed report holds it
     r04 = store.list(finding="R04", limit=1000)
-    assert r04 and all(any(f["id"] == "R04" for f in store.get(r["id"])["analysis"]["findings"]) for r in r04)
+    # (a compare-period report holds its findings per period)
+    assert r04 and all(any(f["id"] == "R04" for f in all_findings(store.get(r["id"])["analysis"])) for r in r04)
     assert store.count(finding="R04") == len(r04)
     crit = store.list(severity="critical", limit=1000)
-    assert crit and all(any(f["severity"] == "critical" for f in store.get(r["id"])["analysis"]["findings"])
+    assert crit and all(any(f["severity"] == "critical" for f in all_findings(store.get(r["id"])["analysis"]))
                         for r in crit)
     assert store.list(limit=5, offset=0) != store.list(limit=5, offset=5)
 

@@ -138,3 +138,48 @@ def test_addm_hourly_finding_in_a_six_day_report_is_diluted(corpus):
     row, = _addm(d, "Row Lock Waits")
     assert row["window"] == "inside" and row["status"] == "diluted"
     assert row["pct_of_report_db_time"] == pytest.approx(100 * 20.83 * 0.1339 * 3600 / d["report"]["db_time_s"], abs=0.01)
+
+
+VAREJO_DIFF = "awr_diff_html_11203_radtek_varejo_varejo1_8876_8878_vs_8880_8882.html"
+
+
+def test_compare_period_report_is_diagnosed_per_period(corpus):
+    # line 354: log file sync avg 51.20 ms (1st) / 885.78 ms (2nd), 5.11 / 49.49 % of DB time; waits printed
+    # only per second (12.27 / 17.30 /s); line 370: log file parallel write avg 6.76 / 52.48 ms
+    d = analyze_path(corpus / VAREJO_DIFF)
+    p1, p2 = d["periods"]
+    assert p2["metrics"]["lfs_ms"]["value"] == 885.78
+    assert p2["metrics"]["lfs_lfpw_ratio"]["value"] == pytest.approx(885.78 / p2["metrics"]["lfpw_ms_per_write"]["value"])
+    assert p2["commit_path"]["lfs_waits"] == pytest.approx(17.30 * 7206, rel=1e-9)
+    r01 = finding(p2, "R01")
+    assert r01 and r01["severity"] == "critical" and "885.78 ms" in r01["title"]
+    assert finding(p1, "R01") is None  # 51 ms commits at 5 % of DB time in the first period
+    assert p2["verdict"]["headline"]["title"].startswith("Top of DB time: log file sync")
+
+
+def test_compare_period_findings_reach_every_output(corpus, tmp_path):
+    from click.testing import CliRunner
+    from awrscope.cli import main
+    path = str(corpus / VAREJO_DIFF)
+    r = CliRunner()
+    res = r.invoke(main, ["analyze", path])
+    period2 = res.output.split("=== period 2", 1)[1]
+    assert "[CRITICAL] R01 Redo write I/O latency bound" in period2
+    md = r.invoke(main, ["analyze", "--format", "markdown", path]).output
+    assert "## Period 2: snaps 8880-8882" in md and "#### R01 Redo write I/O latency bound" in md
+    html = r.invoke(main, ["analyze", "--format", "html", path]).output
+    assert 'id="p2-finding-R01"' in html
+    assert r.invoke(main, ["analyze", "--fail-on", "critical", path]).exit_code == 1  # period 2's R01
+
+
+def test_every_compare_period_report_has_period_findings_or_says_why(corpus):
+    from awrscope.documents import all_findings
+    diffs = sorted(corpus.glob("awr_diff_*"))
+    assert len(diffs) == 28
+    with_findings = 0
+    for p in diffs:
+        d = analyze_path(p)
+        assert len(d["periods"]) == 2, p.name
+        assert all(q["verdict"]["load"] is not None for q in d["periods"])
+        with_findings += bool(all_findings(d))
+    assert with_findings >= 20

@@ -117,7 +117,8 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
     if failed:
         sys.exit(EXIT_UNUSABLE)
     if fail_on != "none":
-        worst = min((SEVERITY_RANK[f["severity"]] for d in docs for f in d["findings"]), default=99)
+        from ..documents import all_findings
+        worst = min((SEVERITY_RANK[f["severity"]] for d in docs for f in all_findings(d)), default=99)
         if worst <= SEVERITY_RANK[fail_on]:
             sys.exit(1)
     sys.exit(EXIT_OK)

@@ -11,6 +11,15 @@ from .catalog import BY_ID
 from .values import EventTime, Source
 
 
+def _waits(row, elapsed_s: float | None) -> float | None:
+    """The row's wait count; a compare-period (AWR Diff) report prints only waits per second, so
+    the count is that rate times the period's elapsed time (as precise as the printed rate)."""
+    w = row.values.get("waits")
+    if w is None and row.values.get("waits_per_s") is not None and elapsed_s:
+        w = row.values["waits_per_s"] * elapsed_s
+    return w
+
+
 def collect_events(b: Builder) -> None:
     r, m = b.r, b.m
     bg_sec = r.sections.get("wait_events_bg")
@@ -41,19 +50,21 @@ def collect_events(b: Builder) -> None:
             if not row.name or t is None or is_idle_row(row.name, row.text) or row.name.lower() in m.fg_events:
                 continue
             srcs = [row_source("wait_events", row, "time_s")]
-            w = row.values.get("waits")
+            w = _waits(row, r.elapsed_s)
             bg = m.bg_events.get(row.name.lower())
             if bg is None and (row.name.lower() in BACKGROUND_ONLY or row.name.lower().startswith(NOT_DB_TIME_PREFIXES)):
                 m.bg_events[row.name.lower()] = EventTime(row.name, t, w, "all", tuple(srcs),
-                                                          printed_avg_ms=row.values.get("avg_wait_ms"))
+                                                          printed_avg_ms=row.values.get("avg_wait_ms"))  # system-wide = BG
                 continue
             if bg is not None:
                 t = max(0.0, t - bg.time_s)
                 if w is not None and bg.waits is not None:
                     w = max(0.0, w - bg.waits)
                 srcs += list(bg.sources)
+            # with no background section to subtract, the printed average of the system-wide row stands
             m.fg_events[row.name.lower()] = EventTime(row.name, t, w, m.event_basis, tuple(srcs),
-                                                      wait_class=row.text.get("wait_class"))
+                                                      wait_class=row.text.get("wait_class"),
+                                                      printed_avg_ms=row.values.get("avg_wait_ms") if bg is None else None)
     elif r.sections.get("top_events") is not None:
         # Last resort: the Top-N projection (system-wide in SP, P04). Low precision.
         m.event_basis = "top"

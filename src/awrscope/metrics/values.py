@@ -72,7 +72,7 @@ class EventTime:
     @property
     def avg_ms_basis(self) -> str:
         p = self.printed_avg_ms
-        if p is None or p <= 0 or self.basis not in ("fg", "bg", "top"):
+        if p is None or p <= 0 or self.basis not in ("fg", "bg", "top", "all", "all-bg"):
             return "1000*time/waits"
         err_p = rounding_error(p)
         err_c = rounding_error(self.time_s) if self.time_s else float("inf")

@@ -38,7 +38,9 @@ def render_markdown(doc: dict) -> str:
         parts = [f"{_md(e['metric'].split('[', 1)[-1].rstrip(']'))} {fmt_num(e['value'])} %" for e in h["evidence"] if e["value"] is not None]
         if parts:
             out += ["Largest components of DB time: " + "; ".join(parts), ""]
-    if not doc["findings"]:
+    if doc.get("periods"):
+        out.append("Compare-period report: each period is diagnosed on its own below.")
+    elif not doc["findings"]:
         out.append("No finding.")
     for i, f in enumerate(doc["findings"], 1):
         out.append(f"{i}. **{f['severity'].upper()}** {f['id']} {_md(f['title'])} — {fmt_num(f['impact']['pct_db_time'])} % "
@@ -95,12 +97,17 @@ def render_markdown(doc: dict) -> str:
         out += ["", "## Key metrics", "", "| Metric | Value | Unit | Lines |", "|---|---:|---|---|"]
         out += [f"| {k} | {fmt_num(m['value'])} | {_md(m['unit'])} | "
                 f"{', '.join(str(s['line']) for s in m.get('source', []) if s.get('line'))} |" for k, m in km]
-    if doc["not_applicable"]:
+    if doc["not_applicable"] and not doc.get("periods"):
         out += ["", "## Not applicable", ""] + [f"- {n['id']} {_md(n['title'])}: needs {_md(', '.join(n['needs']))}"
                                                 for n in doc["not_applicable"]]
     if doc.get("issues"):
         out += ["", "## Parse issues", "", "| Level | Section | Line | Message |", "|---|---|---:|---|"]
         out += [f"| {i['level']} | {_md(i['section'] or '')} | {i['line'] or ''} | {_md(i['message'])} |" for i in doc["issues"]]
+    for k, p in enumerate(doc.get("periods") or (), 1):
+        r = p["report"]
+        body = render_markdown(dict(p, source=doc["source"])).split("\n")[2:]  # the period's own verdict, one level down
+        out += ["", f"## Period {k}: snaps {r['begin_snap']}-{r['end_snap']}"] + \
+               [("#" + line) if line.startswith("#") else line for line in body]
     return "\n".join(out)
 
 

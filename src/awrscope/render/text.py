@@ -41,7 +41,17 @@ def _culprit_lines(f: dict) -> list[str]:
 
 
 def render_text(doc: dict) -> str:
-    out = _header(doc)
+    out = _header(doc) + _body(doc)
+    for k, p in enumerate(doc.get("periods") or (), 1):
+        r = p["report"]
+        out += ["", f"  === period {k} of this compare-period report: snaps {r['begin_snap']}-{r['end_snap']}, elapsed "
+                    f"{fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ==="]
+        out += _body(p, metrics=False)
+    return "\n".join(out)
+
+
+def _body(doc: dict, metrics: bool = True) -> list[str]:
+    out = []
     cp = doc.get("commit_path")
     if cp and cp.get("pct_db_time") is not None:
         line = f"  commit path: log file sync {fmt_num(cp['lfs_ms'])} ms x {cp['lfs_waits']:,.0f} waits = {fmt_num(cp['pct_db_time'])} % of DB time"
@@ -54,7 +64,9 @@ def render_text(doc: dict) -> str:
         out.append(line)
     out += _verdict_lines(doc)
     out.append("")
-    if not doc["findings"]:
+    if doc.get("periods"):
+        out.append("  compare-period report: each period is diagnosed on its own below")
+    elif not doc["findings"]:
         out.append("  no findings")
     for i, f in enumerate(doc["findings"], 1):
         imp = f["impact"]
@@ -84,7 +96,7 @@ def render_text(doc: dict) -> str:
         out += ["", "  observations (no DB time to claim; not ranked, not counted by --fail-on):"]
         for f in doc["observations"]:
             out.append(f"    - {f['id']} {f['title']}")
-    if doc["not_applicable"]:
+    if doc["not_applicable"] and not doc.get("periods"):
         out.append("")
         groups: dict[str, list[str]] = {}
         for n in doc["not_applicable"]:
@@ -97,10 +109,11 @@ def render_text(doc: dict) -> str:
         out += ["", f"  issues ({len(problems)}; every one in --format json):"]
         for i in problems[:8]:
             out.append(f"    {i['level']}: {i['message']}" + (f" [{i['section']} line {i['line']}]" if i.get("line") else ""))
-    out.append("")
-    out.append("  key metrics: " + ", ".join(f"{k}={fmt_num(doc['metrics'][k]['value'])}" for k in KEY_METRICS
-                                             if k in doc["metrics"] and doc["metrics"][k]["value"] is not None))
-    return "\n".join(out)
+    if metrics and doc["metrics"]:
+        out.append("")
+        out.append("  key metrics: " + ", ".join(f"{k}={fmt_num(doc['metrics'][k]['value'])}" for k in KEY_METRICS
+                                                 if k in doc["metrics"] and doc["metrics"][k]["value"] is not None))
+    return out
 
 
 def compare_text(doc: dict) -> str:

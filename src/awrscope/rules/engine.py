@@ -17,7 +17,8 @@ from .load import assess_load
 @dataclass
 class RuleResults:
     """What the rules said about one report: the verdict's headline, the findings ranked by the DB
-    time they can address, observations (context and zero-impact facts, never ranked or failed on)
+    time they can address, observations (context, and results whose addressable DB time is below the
+    'minor' share: volume-only facts; never ranked or failed on)
     and the rules that could not be evaluated."""
 
     headline: Finding | None
@@ -66,7 +67,7 @@ def run_rules(report: Report, m: Metrics, config: dict | None = None) -> RuleRes
             f.culprits, f.culprits_missing = find_culprits(report, orders, m.v("db_time_s"))
         if r.family == "headline":
             headline = f
-        elif r.family == "context" or not f.impact_s:
+        elif r.family == "context" or not f.impact_s or f.severity == "info":
             observations.append(f)
         else:
             findings.append(f)

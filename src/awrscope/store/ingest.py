@@ -11,6 +11,7 @@ import math
 import zlib
 from dataclasses import dataclass, field
 
+from ..documents import all_findings
 from ..errors import AwrscopeError, InputError
 from ..parsers.source import DEFAULT_MAX_BYTES, Source, read_sources
 
@@ -126,7 +127,7 @@ def metric_rows(doc: dict) -> list[tuple[str, float, str | None]]:
 
 def finding_rows(doc: dict) -> list[tuple[int, str, str, str | None, float | None, str]]:
     return [(i, f["id"], f["severity"], f.get("confidence"), _num((f.get("impact") or {}).get("pct_db_time")),
-             f.get("title") or f["id"]) for i, f in enumerate(doc.get("findings") or [])]
+             f.get("title") or f["id"]) for i, f in enumerate(all_findings(doc))]
 
 
 def decompress(raw_z: bytes, compression: str) -> bytes:

@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Iterator
 
 from .. import __version__
+from ..documents import all_findings
 from ..parsers.source import DEFAULT_MAX_BYTES, Source, expand_inputs
 from .backend import Connection, connect, default_url
 from .backend import migrate as _migrate
@@ -95,7 +96,7 @@ class Store:
 
     @staticmethod
     def _report_columns(doc: dict, meta: dict) -> dict[str, Any]:
-        findings = doc.get("findings") or []
+        findings = all_findings(doc)
         top = findings[0] if findings else None
         cols = dict(meta)
         cols.update(
@@ -153,7 +154,7 @@ class Store:
         if isinstance(item, Failed):
             return ImportResult(item.name, "error", message=item.message)
         rid, added = self.add(item)
-        top = (item.doc.get("findings") or [{}])[0].get("title")
+        top = (all_findings(item.doc) or [{}])[0].get("title")
         return ImportResult(item.name, "added" if added else "duplicate", rid, db_name=item.meta.get("db_name"),
                             top_finding=top)
 
