@@ -183,3 +183,33 @@ def test_every_compare_period_report_has_period_findings_or_says_why(corpus):
         assert all(q["verdict"]["load"] is not None for q in d["periods"])
         with_findings += bool(all_findings(d))
     assert with_findings >= 20
+
+
+def test_concurrency_names_its_cause_and_segments(corpus):
+    # Foreground waits: buffer busy waits dominate the Concurrency class; Segments by Buffer Busy Waits
+    # prints MONITORAMENTO.PK_ROTA first
+    d = analyze_path(corpus / "awr_html_11203_radtek_monit_monit1_150_151.html")
+    f = finding(d, "G04")
+    assert f["title"].endswith("mostly buffer busy waits: hot blocks")
+    assert f["culprits"][0]["name"] == "MONITORAMENTO.PK_ROTA" and f["culprits"][0]["section"] == "segments_by_buffer_busy_waits"
+    assert "Segments by Buffer Busy Waits" in f["recommendation"]
+
+
+def test_rac_imbalance_is_an_observation():
+    from synth import report
+    from awrscope.analysis import analyze
+    from awrscope.model import Row, make_section
+    r = report(fg={"db file sequential read": (1000, 100)})
+    rows = [Row("DB time", 10 + k, {"time_s": t}, {"instance": f"I{k}"}) for k, t in enumerate((3000.0, 1000.0))]
+    rows.append(Row("DB time", 20, {"time_s": 4000.0}, {"instance": "Sum"}))  # never an instance (parser drops it)
+    r.sections["time_model_by_instance"] = make_section("time_model_by_instance", "Time Model", 9, {"time_s": "s"}, rows[:2])
+    obs = observation(analyze(r), "G13")
+    assert obs["title"] == "RAC imbalance: instance I0 has 1.5x the average DB time of 2 instances"
+    assert obs["impact"]["db_time_s"] == 0
+
+
+def test_global_report_statistics_rows_are_not_instances(corpus):
+    from conftest import parse_path
+    r = parse_path(corpus / "awr_global_html_19c_2inst_exadata_azurelab_dbw_7day.html")
+    # Time Model by instance: rows DBW1 (line 187), DBW2 (188); the Std row (191) is a statistic of the two
+    assert {x.text["instance"] for x in r.section("time_model_by_instance").rows} == {"DBW1", "DBW2"}

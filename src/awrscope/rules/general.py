@@ -2,6 +2,8 @@
 write path, so that a row-lock storm is never answered with a write-path fix."""
 from __future__ import annotations
 
+import re
+
 from ..oracle.events import wait_class
 from .base import Context, Evidence, cap_severity, make_finding, rule
 
@@ -102,13 +104,47 @@ def g03(ctx: Context, th: dict):
                        "hot rows/sequences in tables, index foreign keys (enq: TM). Faster redo or storage will not help.")
 
 
+#: What the dominant concurrency wait says, the sections that name its culprits, and the fix.
+CONCURRENCY_CAUSES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+    (r"^(library cache|cursor: |latch: shared pool|latch: library cache|latch: row cache)",
+     "parsing and cursor sharing", ("sql:parse_calls", "sql:version_count"),
+     "Sessions serialise on shared cursors: hard parsing (see G08), cursors with many child versions (SQL ordered by "
+     "Version Count, V$SQL_SHARED_CURSOR), very frequent executions of one statement ('cursor: pin S'). Use bind "
+     "variables, keep cursors open, fix the reason child cursors are not shared; bigger shared pool only for reloads."),
+    (r"^(buffer busy waits|latch: cache buffers chains|enq: tx - index contention|latch: cache buffers lru)",
+     "hot blocks", ("segments:buffer_busy_waits", "segments:logical_reads", "sql:gets"),
+     "Many sessions want the same blocks: find them in Segments by Buffer Busy Waits / Logical Reads. Reduce the "
+     "logical reads of the SQL touching them, spread hot index leaf blocks (hash-partitioned or reverse-key index for "
+     "sequence keys, larger sequence cache), use ASSM and more freelists for insert-heavy tables."),
+    (r"^(row cache lock|enq: sq)", "the data dictionary / sequences", ("sql:executions",),
+     "Sessions wait on dictionary cache entries: usually sequences with NOCACHE or a small cache (raise CACHE), "
+     "or DDL / grants during the workload."),
+)
+
+
 @rule("G04", "concurrency", "Concurrency waits (latches, mutexes, buffer busy)", culprits=("segments:buffer_busy_waits", "sql:parse_calls"), family="general", pct=10.0)
 def g04(ctx: Context, th: dict):
-    """Latch, mutex, library cache and buffer busy waits >= 10 % of DB time. What to do: hot blocks
-    (Segments by Buffer Busy Waits), parsing (cursor sharing), sequences, partitioning of hot indexes."""
-    return _class_rule(ctx, th, "G04", "Concurrency", "Concurrency waits",
-                       "Look for hot blocks (Segments by Buffer Busy Waits), hard parsing and cursor sharing, hot "
-                       "right-hand indexes and sequences; reduce concurrency on the hot objects.")
+    """Latch, mutex, library cache and buffer busy waits >= 10 % of DB time. The dominant event names
+    the cause and the sections that show the culprits: library cache / cursor / shared pool waits are
+    parsing and cursor sharing (SQL ordered by Parse Calls / Version Count); buffer busy, cache buffers
+    chains and index contention are hot blocks (Segments by Buffer Busy Waits / Logical Reads); row
+    cache locks are the dictionary, mostly sequences."""
+    f = _class_rule(ctx, th, "G04", "Concurrency", "Concurrency waits",
+                    "Look for hot blocks (Segments by Buffer Busy Waits), hard parsing and cursor sharing, hot "
+                    "right-hand indexes and sequences; reduce concurrency on the hot objects.")
+    if f is None:
+        return None
+    top = max((e for e in ctx.m.fg_events.values() if wait_class(e.name, e.wait_class) == "Concurrency"),
+              key=lambda e: e.time_s)
+    for pattern, cause, orders, advice in CONCURRENCY_CAUSES:
+        if re.search(pattern, top.name.lower()):
+            f.title += f", mostly {top.name}: {cause}"
+            f.recommendation = advice
+            f.culprit_orders = orders
+            break
+    else:
+        f.title += f", mostly {top.name}"
+    return f
 
 
 @rule("G05", "cluster-waits", "RAC cluster waits", culprits=("sql:cluster", "segments:gc_buffer_busy", "segments:cr_blocks_received"), family="general", pct=10.0)

@@ -268,3 +268,30 @@ def g11(ctx: Context, th: dict):
                         "grow the cache if memory allows (sga_target / db_cache_size), or reduce the reads of the SQL and "
                         "segments below. Advisories extrapolate from this interval's workload.",
                         title=f"Cache undersized: a {what} would save ~{100.0 * saved / dbt:.1f} % of DB time")
+
+
+@rule("G13", "rac-instance-imbalance", "RAC instances unevenly loaded", family="context", ratio=1.5)
+def g13(ctx: Context, th: dict):
+    """A RAC (global) report whose busiest instance carries >= 1.5 x the average DB time of the
+    instances (Time Model by instance): services or connection routing send the work to one node,
+    which then saturates first while the others idle. An observation: the imbalance costs no DB
+    time by itself, but it tells where a CPU or cluster finding comes from."""
+    sec = ctx.report.sections.get("time_model_by_instance")
+    rows = [r for r in (sec or ()) if r.name == "DB time" and r.values.get("time_s") is not None]
+    if len(rows) < 2:
+        raise Needs("Time Model by instance (a RAC global report)")
+    total = sum(r.values["time_s"] for r in rows)
+    top = max(rows, key=lambda r: r.values["time_s"])
+    mean = total / len(rows)
+    if not mean or top.values["time_s"] / mean < th["ratio"]:
+        return None
+    ev = [Evidence(f"db_time_s[{r.text.get('instance')}]", r.values["time_s"], "s", None,
+                   (Source("time_model_by_instance", r.name, "time_s", r.line, r.values["time_s"]),),
+                   f"{100.0 * r.values['time_s'] / total:.1f} % of the cluster's DB time") for r in rows]
+    inst = top.text.get("instance")
+    return make_finding(ctx, "G13", 0.0, "high", ev,
+                        f"Instance {inst} carries {100.0 * top.values['time_s'] / total:.0f} % of the cluster's DB time: "
+                        "check the services' preferred instances and connection load balancing (CLB_GOAL, "
+                        "runtime load balancing), and batch jobs pinned to one node.",
+                        title=f"RAC imbalance: instance {inst} has {top.values['time_s'] / mean:.1f}x the average DB time "
+                              f"of {len(rows)} instances")

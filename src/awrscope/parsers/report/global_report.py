@@ -160,8 +160,8 @@ def _total_and_instance_rows(table: RawTable):
         key = cells[0].strip() if cells else ""
         if key.lower() in _TOTAL_ROWS:
             totals.append((line, cells))
-        elif key.lower() == "avg":
-            continue
+        elif key.lower() in ("avg", "std", "min", "max"):
+            continue  # the report's statistics over the instances, not an instance
         elif key:
             per_instance.append((key, line, cells))
     if not totals and len({k for k, _, _ in per_instance}) == 1:
