@@ -213,3 +213,13 @@ def test_global_report_statistics_rows_are_not_instances(corpus):
     r = parse_path(corpus / "awr_global_html_19c_2inst_exadata_azurelab_dbw_7day.html")
     # Time Model by instance: rows DBW1 (line 187), DBW2 (188); the Std row (191) is a statistic of the two
     assert {x.text["instance"] for x in r.section("time_model_by_instance").rows} == {"DBW1", "DBW2"}
+
+
+def test_undersized_pga_from_the_advisory(corpus):
+    # PGA Memory Advisory line 2279: 3,072 MB (size factor 1.0) -> 231,095.88 MB extra W/A read/written to disk;
+    # line 2284: 6,144 MB (2.0) -> 13,508.83 MB. TEMP read+write waits are 10.91 % + 1.37 % of DB time.
+    d = analyze_path(corpus / "awr_html_10205_radtek_exp_exp_56225_56724.html")
+    f = finding(d, "G14")
+    temp = d["metrics"]["pct_db_time[direct path write temp]"]["value"] + d["metrics"]["pct_db_time[direct path read temp]"]["value"]
+    assert f["impact"]["pct_db_time"] == pytest.approx(temp * (1 - 13508.83 / 231095.88), abs=1e-3)
+    assert finding(d, "R09") and any("R09" in c for c in f["caveats"])  # one cost, two fixes: said, not added

@@ -23,7 +23,7 @@ KINDS: tuple[tuple[re.Pattern, tuple[str, ...], tuple[str, ...]], ...] = tuple(
         (r"^top segments", ("G12",), ()),
         (r'"user i/o" wait class|^i/o throughput|^undersized i/o', ("G06",), ("G11", "G12", "R09")),
         (r"^undersized (buffer cache|sga)", ("G11",), ()),
-        (r"^undersized pga|^pga_aggregate_limit|^temp space", ("R09",), ()),
+        (r"^undersized pga|^pga_aggregate_limit|^temp space", ("G14", "R09"), ()),
         (r"^hard parse|^soft parse|^shared pool|^library cache|^cursor", ("G08",), ()),
         (r"^cpu usage|^host cpu|cpu bottleneck", ("G02", "G10"), ("G08",)),
         (r"^row lock|application wait class|^row lock", ("G03",), ()),

@@ -18,6 +18,15 @@ def _top_components(ctx: Context):
     return sorted((c for c in comps if not dbt or c[1] <= 1.001 * dbt), key=lambda c: -c[1])
 
 
+#: Who to name under the headline, by the wait class of the top component
+HEADLINE_CULPRITS = {
+    "CPU": ("sql:cpu", "sql:gets"), "User I/O": ("sql:user_io", "sql:reads", "segments:physical_reads"),
+    "Cluster": ("sql:cluster", "segments:gc_buffer_busy"), "Application": ("segments:row_lock_waits", "sql:elapsed"),
+    "Commit": ("sql:executions",), "Concurrency": ("segments:buffer_busy_waits", "sql:parse_calls"),
+    "Configuration": ("segments:db_block_changes",), "System I/O": ("segments:db_block_changes",),
+}
+
+
 @rule("G01", "top-time-component", "Largest component of DB time", family="headline", pct=10.0)
 def g01(ctx: Context, th: dict):
     """The single largest foreground consumer of DB time (an event or DB CPU), as context for every other finding.
@@ -36,10 +45,12 @@ def g01(ctx: Context, th: dict):
         return None
     cls = "CPU" if name == "DB CPU" else wait_class(name, ctx.m.fg(name).wait_class if ctx.m.fg(name) else None)
     ev = [Evidence(f"pct_db_time[{n}]", round(100.0 * tt / dbt, 2), "%", None, s) for n, tt, s in comps[:5]]
-    return make_finding(ctx, "G01", t, "high", ev,
+    f = make_finding(ctx, "G01", t, "high", ev,
                         f"Start with what dominates: {name} ({cls}) takes {pct:.1f} % of DB time; the other findings are "
                         "ranked by the share of DB time they can address.",
                         title=f"Top of DB time: {name} ({cls}) {pct:.1f} %")
+    f.culprit_orders = HEADLINE_CULPRITS.get(cls, ("sql:elapsed",))
+    return f
 
 
 #: A characterisation of where DB time goes (mostly CPU, mostly reads) is at most "moderate" unless

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..model import Section
 from ..metrics import Source
-from .base import Context, Evidence, Needs, cap_severity, make_finding, rule
+from .base import RULES, Context, Evidence, Needs, cap_severity, make_finding, rule
 from .general import PROFILE_CEILING
 from ..oracle.events import wait_class
 from .culprits import segments as seg_culprits
@@ -295,3 +295,42 @@ def g13(ctx: Context, th: dict):
                         "runtime load balancing), and batch jobs pinned to one node.",
                         title=f"RAC imbalance: instance {inst} has {top.values['time_s'] / mean:.1f}x the average DB time "
                               f"of {len(rows)} instances")
+
+
+TEMP_EVENTS = ("direct path read temp", "direct path write temp")
+
+
+@rule("G14", "undersized-pga", "Undersized PGA (from the PGA Memory Advisory)", family="general",
+      culprits=("segments:direct_physical_writes", "tablespace:writes"), pct=2.0, max_factor=2.0)
+def g14(ctx: Context, th: dict):
+    """The PGA Memory Advisory says a larger pga_aggregate_target removes work-area I/O to TEMP: the
+    foreground TEMP read/write wait time, reduced in proportion to 'Estd Extra W/A MB Read/Written
+    to Disk' from size factor 1.0 to the best at up to 2x, is >= 2 % of DB time."""
+    ctx.need_events()
+    m, dbt = ctx.m, ctx.m.v("db_time_s")
+    pts = _advisory_rows(ctx.report.sections.get("pga_advisory"), r"^size_fact", r"extra.*disk")
+    if not pts:
+        raise Needs("PGA Memory Advisory")
+    cur = min(pts, key=lambda p: abs(p[0] - 1.0))
+    best = min(((f, v, r) for f, v, r in pts if 1.0 < f <= th["max_factor"]), key=lambda p: p[1], default=None)
+    temp = sum(m.fg_time(e) for e in TEMP_EVENTS)
+    if abs(cur[0] - 1.0) >= 0.05 or best is None or cur[1] <= 0 or temp <= 0:
+        return None
+    saved = temp * (1.0 - best[1] / cur[1])
+    if 100.0 * saved / dbt < th["pct"]:
+        return None
+    ev = [Evidence("estd_extra_mb_to_disk[size factor 1.0]", cur[1], "MB", None,
+                   (Source("pga_advisory", cur[2].name, "extra_mb", cur[2].line, cur[1]),)),
+          Evidence(f"estd_extra_mb_to_disk[size factor {best[0]:g}]", best[1], "MB", None,
+                   (Source("pga_advisory", best[2].name, "extra_mb", best[2].line, best[1]),),
+                   f"applied to {temp:,.1f} s of foreground TEMP read/write waits")]
+    f = make_finding(ctx, "G14", saved, "medium", ev,
+                        f"The PGA advisory estimates {100.0 * (1.0 - best[1] / cur[1]):.0f} % less work-area I/O to TEMP at "
+                        f"{best[0]:g}x pga_aggregate_target ({best[2].name} MB): raise it if memory allows, and look at the "
+                        "SQL that sorts and hashes most (large sorts, hash joins of big row sources).",
+                        title=f"PGA undersized: {best[0]:g}x pga_aggregate_target would save ~{100.0 * saved / dbt:.1f} % of "
+                              "DB time in TEMP I/O")
+    if "R09" in RULES and m.fg_time("direct path write temp") > 0:
+        f.caveats.append("the same TEMP wait time as R09 (TEMP spill): a larger PGA and faster TEMP storage are two "
+                         "fixes of one cost, not additional savings")
+    return f
