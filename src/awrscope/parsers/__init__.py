@@ -2,8 +2,9 @@
 
 ``source`` reads files and archives, ``detect`` names the family, and one package per
 family turns the text into the typed model: ``report`` (AWR and Statspack, text and
-HTML). ASH and ADDM reports are recognised and refused with a message until their
-families land beside ``report``. ``parse_text`` is pure; ``parse_path`` reads files.
+HTML), ``ash`` (ASH reports, text and HTML) and ``addm`` (ADDM text reports). A kind
+that is recognised but has no family is refused with :class:`UnsupportedReportError`.
+Each family is imported when first needed. ``parse_text`` is pure; ``parse_path`` reads files.
 """
 from __future__ import annotations
 
@@ -14,10 +15,7 @@ from ..model import Header, Report, Row
 from .detect import detect
 from .source import Source, decode, looks_binary, read_sources
 
-_NOT_ANALYSED = {
-    "ash": "an ASH report (ashrpt): recognised, but awrscope does not analyse ASH reports yet",
-    "addm": "an ADDM report: recognised, but awrscope does not analyse ADDM reports yet",
-}
+_FAMILIES = ("awr", "statspack", "awr_global", "awr_diff", "ash", "addm")
 
 
 def parse_source(src: Source) -> Report:
@@ -41,8 +39,20 @@ def parse_text(text: str, name: str = "<text>") -> Report:
     det = detect(text)
     if det.kind is None:
         raise NotAReportError(f"{name}: not an AWR or Statspack report (no report header found)")
-    if det.kind in _NOT_ANALYSED:
-        raise UnsupportedReportError(f"{name}: {_NOT_ANALYSED[det.kind]}", det.kind)
+    if det.kind not in _FAMILIES:
+        raise UnsupportedReportError(f"{name}: a {det.kind} report: recognised, but awrscope does not read it",
+                                     det.kind)
+    try:
+        if det.kind == "ash":
+            from .ash import parse_ash
+
+            return parse_ash(det, text)
+        if det.kind == "addm":
+            from .addm import parse_addm
+
+            return parse_addm(det, text)
+    except NotAReportError as e:
+        raise NotAReportError(f"{name}: {e}") from None
     from .report import parse_report  # the AWR/Statspack family
 
     return parse_report(det, text)
