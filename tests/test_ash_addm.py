@@ -1,0 +1,303 @@
+"""ASH (ashrpt, text and HTML) and ADDM (addmrpt, text) reports parsed into the typed model.
+
+Every corpus ASH and ADDM report parses; spot values are read by hand from the report lines
+cited beside them (line numbers are the file's own, 1-based)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from conftest import CORPUS, parse_path
+
+from awrscope.cli import main
+from awrscope.errors import NotAReportError
+from awrscope.parsers import parse_text
+from awrscope.parsers.addm import NO_FINDINGS
+from awrscope.parsers.ash import DB_TIME_NOTE
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "src/awrscope/schema/parse.schema.json").read_text())
+FILES = sorted(p.name for p in CORPUS.glob("*") if p.name.startswith(("ash_", "addm_"))) if CORPUS.is_dir() else []
+ASH_SECTIONS = ("top_events", "ash_top_bg_events", "ash_top_sql", "ash_top_sessions", "ash_top_modules",
+                "ash_activity_over_time")
+
+
+def rows(report, key):
+    return list(report.sections[key].rows)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_ash_and_addm_report_parses(corpus, name):
+    r = parse_path(corpus / name)
+    kind = "ash" if name.startswith("ash_") else "addm"
+    assert r.kind == kind and r.format == ("html" if name.endswith(".html") else "text")
+    assert r.elapsed_s and r.elapsed_s > 0
+    assert r.header.db_name and r.header.dbid and r.header.version
+    assert not [i for i in r.issues if i.level == "error"]
+    assert not [i.message for i in r.issues if "could not be read (" in i.message]
+    for sec in r.sections.values():
+        assert all(row.line > 0 for row in sec.rows) and len({row.line for row in sec.rows}) == len(sec.rows)
+    if kind == "ash":
+        assert rows(r, "top_events")
+        assert set(r.sections) <= set(ASH_SECTIONS)
+        assert r.header.begin.snap_id is None and r.header.begin.time < r.header.end.time
+        assert r.db_time_s and any(i.level == "info" and i.message == DB_TIME_NOTE for i in r.issues)
+
+
+def test_ash_text_10204_by_hand(corpus):
+    r = parse_path(corpus / "ash_txt_10204_ramlaxman12_dclej1.txt")
+    h = r.header
+    # line 5: DCLEJ1  2300526434 dclej1  1 10.2.0.4.0  NO  db-dclej1-b- ; line 9: 24 CPUs
+    assert (h.db_name, h.dbid, h.version, h.rac, h.host, h.cpus) == \
+        ("DCLEJ1", 2300526434, "10.2.0.4.0", False, "db-dclej1-b-", 24)
+    assert [(i.name, i.number) for i in h.instances] == [("dclej1", 1)]
+    # lines 12-14: 16-Dec-10 08:55:00 to 09:05:00, Elapsed Time 10.0 (mins)
+    assert (h.begin.time.isoformat(), h.end.time.isoformat()) == ("2010-12-16T08:55:00", "2010-12-16T09:05:00")
+    assert r.elapsed_s == 600.0 and h.elapsed_line == 14
+    # line 16: Average Active Sessions 146.33
+    assert r.db_time_s == pytest.approx(146.33 * 600) and h.db_time_line == 16
+    # line 25: db file sequential read  User I/O  52.98  77.53 (10.2 prints '% Activity')
+    first = rows(r, "top_events")[0]
+    assert (first.name, first.line, first.text["wait_class"]) == ("db file sequential read", 25, "User I/O")
+    assert first.values["pct_db_time"] == 52.98 and first.values["aas"] == 77.53
+    assert first.values["time_s"] == pytest.approx(0.5298 * 146.33 * 600)
+    cpu = r.sections["top_events"].row("CPU + Wait for CPU")  # line 27: 5.17 %
+    assert cpu.line == 27 and cpu.values["pct_db_time"] == 5.17
+    assert [(x.name, x.line, x.values["pct_db_time"]) for x in rows(r, "ash_top_bg_events")] == \
+        [("db file parallel write", 37, 2.04)]  # line 37
+    # lines 117-121: 10.2 'Top SQL Statements', SQL text wrapped at 80 columns under the figures
+    sql = rows(r, "ash_top_sql")
+    assert [s.name for s in sql] == ["80jbrkxpk6hrq", "8b8d3ns7vh95u", "38fz16drpvh84", "2mjbak1yzyvf2"]
+    assert (sql[0].line, sql[0].values["pct_activity"], sql[0].values["pct_event"]) == (117, 9.08, 9.00)
+    assert sql[0].text["event"] == "db file sequential read" and sql[0].text["plan_hash"] == "2832736553"
+    assert sql[0].text["sql_text"].startswith("select acwobjectm0_.acw_object_measurement_id as acw1_2_, "
+                                              "acwobjectm0_.hash_value as hash2_2_")
+    # lines 67-71: the service is printed once (SYS$USERS) for the five modules under it
+    mods = rows(r, "ash_top_modules")
+    assert [(m.name, m.text["service"], m.values["pct_activity"]) for m in mods[:2]] == \
+        [("FCAutoCheckWeightService", "SYS$USERS", 15.55), ("FCShipmentCompletionServ", "SYS$USERS", 8.94)]
+    assert len(mods) == 5
+    # lines 273-278: two 5-minute slots of three events each
+    slots = rows(r, "ash_activity_over_time")
+    assert [(s.name, s.line) for s in slots] == [("08:55:00", 273), ("09:00:00", 276)]
+    assert slots[0].values["slot_count"] == 3770 and slots[0].values["event_count"] == 2198
+    assert slots[0].text["events"] == "db file sequential read; log file sync; CPU + Wait for CPU"
+    assert slots[0].values["duration_s"] == 300
+    assert sum(s.values["pct_activity"] for s in slots) == pytest.approx(100.0)  # 3,770 + 5,010 = Sample Count 8,780
+    assert "ash_top_sessions" not in r.sections  # line 188: 'No data exists for this section of the report.'
+    assert not [i for i in r.issues if i.level == "warning"]
+
+
+def test_ash_text_11107_by_hand(corpus):
+    r = parse_path(corpus / "ash_txt_11107_ramlaxman12_invods_0710.txt")
+    # line 14: Elapsed Time 45.0 (mins); line 20: Average Active Sessions 127.51
+    assert r.elapsed_s == 2700.0 and r.db_time_s == pytest.approx(127.51 * 2700)
+    # line 29: log file sync  Commit  32.03  40.84 (11.1 prints '% Event')
+    first = rows(r, "top_events")[0]
+    assert (first.name, first.line, first.values["pct_db_time"], first.values["aas"]) == \
+        ("log file sync", 29, 32.03, 40.84)
+    # lines 131-132: two header levels: SQL ID / Planhash / Sampled # of Executions / % Activity,
+    # then Event / % Event / Top Row Source / % RwSrc
+    sql = rows(r, "ash_top_sql")
+    assert (sql[0].name, sql[0].line, sql[0].values["pct_activity"], sql[0].values["executions"]) == \
+        ("1spp8dun0puqx", 131, 6.95, 2391)
+    assert (sql[0].text["event"], sql[0].values["pct_event"]) == ("db file sequential read", 6.64)
+    # line 139: the statement's top event; 'latch: cache buffers chains' (line 146) comes after it
+    assert (sql[1].name, sql[1].text["event"], sql[1].values["pct_event"]) == ("0gbkss2vptqhq", "CPU + Wait for CPU", 4.39)
+    assert len(sql) == 5
+    # line 72: 'DWP SQL*Exec' with its first action; line 73 is a second action, not a module
+    mods = rows(r, "ash_top_modules")
+    assert [m.name for m in mods][-1] == "DWP SQL*Exec" and mods[-1].text["action"] == "JR=96930080: yn Co"
+    # lines 371-397: nine 5-minute slots, 07:10 to 07:50
+    slots = rows(r, "ash_activity_over_time")
+    assert len(slots) == 9 and slots[0].name == "07:10:00" and slots[-1].name == "07:50:00"
+    assert slots[0].text["event"] == "CPU + Wait for CPU"  # line 371
+
+
+def test_ash_text_11203_by_hand(corpus):
+    r = parse_path(corpus / "ash_txt_11203_antognini_top2_1845_1900.txt")
+    # line 15: Elapsed Time 15.0 (mins); line 19: Average Active Sessions 7.17; line 18: Sample Count 6,453
+    assert r.elapsed_s == 900.0 and r.db_time_s == pytest.approx(7.17 * 900)
+    # line 28: db file sequential read  User I/O  69.19  4.96
+    first = rows(r, "top_events")[0]
+    assert (first.name, first.line, first.values["pct_db_time"], first.values["aas"]) == \
+        ("db file sequential read", 28, 69.19, 4.96)
+    assert [e.name for e in rows(r, "top_events")] == ["db file sequential read", "CPU + Wait for CPU", "log file sync"]
+    # lines 100-104: 82ud5h0qcg0bf 4238351645 1842 28.59 / db file sequential read 28.14 ... / SQL text
+    sql = rows(r, "ash_top_sql")
+    assert (sql[0].name, sql[0].line, sql[0].values["pct_activity"], sql[0].values["executions"]) == \
+        ("82ud5h0qcg0bf", 100, 28.59, 1842)
+    assert sql[0].text["top_row_source"] == "TABLE ACCESS - BY INDEX ROWID"
+    assert sql[0].text["sql_text"].endswith("from customers where customer_id = :1")  # ':' line 103, '1' line 104
+    assert "plan_hash" not in sql[2].text  # line 113: Planhash N/A
+    # lines 229-230: '160,   47' 4.35 db file sequential read 2.99 / SOE  JDBC Thin Client
+    ses = rows(r, "ash_top_sessions")
+    assert (ses[0].name, ses[0].line, ses[0].values["pct_activity"]) == ("160, 47", 229, 4.35)
+    assert (ses[0].text["user"], ses[0].text["program"], ses[0].text["event"]) == \
+        ("SOE", "JDBC Thin Client", "db file sequential read")
+    assert [s.line for s in ses] == [229, 235, 241, 244, 250]  # further events (line 232) are no sessions
+    # lines 334-357: eight slots; the first lasts 1 minute, the others 2
+    slots = rows(r, "ash_activity_over_time")
+    assert len(slots) == 8 and [s.values["duration_s"] for s in slots[:2]] == [60, 120]
+    assert (slots[1].name, slots[1].line, slots[1].values["slot_count"]) == ("18:46:00", 337, 1111)
+    assert rows(r, "ash_top_modules")[0].text["service"] == "DBM11203.antog"  # line 56: cut at its column
+    assert "ash_top_bg_events" not in r.sections  # line 35: no data
+
+
+def test_ash_html_11203_by_hand(corpus):
+    r = parse_path(corpus / "ash_html_11203_antognini_top2_1845_1900.html")
+    h = r.header
+    # line 41: DBM11203 2532911053 DBM11203 1 11.2.0.3.0 NO helicon; line 47: 8 CPUs
+    assert (h.db_name, h.dbid, h.version, h.host, h.cpus) == ("DBM11203", 2532911053, "11.2.0.3.0", "helicon", 8)
+    # lines 53-57: 18:45:00 to 19:00:00, Elapsed Time 15.0 (mins), Average Active Sessions 7.29
+    assert r.elapsed_s == 900.0 and r.db_time_s == pytest.approx(7.29 * 900)
+    assert (h.begin.line, h.end.line, h.elapsed_line, h.db_time_line) == (53, 54, 55, 57)
+    # line 93: db file sequential read | User I/O | 67.23 | 4.90
+    first = rows(r, "top_events")[0]
+    assert (first.name, first.line, first.values["pct_db_time"], first.values["aas"]) == \
+        ("db file sequential read", 93, 67.23, 4.90)
+    assert rows(r, "top_events")[1].name == "CPU + Wait for CPU"  # line 94
+    # lines 190-192: 82ud5h0qcg0bf 4238351645 187 28.51 db file sequential read 28.51 ...
+    sql = rows(r, "ash_top_sql")
+    assert (sql[0].name, sql[0].line, sql[0].values["pct_activity"], sql[0].values["executions"]) == \
+        ("82ud5h0qcg0bf", 190, 28.51, 187)
+    # the table cuts the text ('select customer_id, cust_first...'); line 265 prints it whole
+    assert sql[0].text["sql_text"].startswith("select customer_id, cust_first_name , cust_last_name")
+    assert len(sql) == 5
+    # lines 319-336: five sessions, each continued by a row of hidden repeats (the next event)
+    ses = rows(r, "ash_top_sessions")
+    assert [(s.name, s.line) for s in ses] == [("70, 3", 319), ("71, 61", 323), ("129, 5", 327),
+                                               ("161, 35", 331), ("39, 73", 335)]
+    assert ses[0].values["pct_activity"] == 5.03 and ses[0].text["event"] == "db file sequential read"
+    # lines 422-430: three 5-minute slots of three event rows each
+    slots = rows(r, "ash_activity_over_time")
+    assert [(s.name, s.line, s.values["slot_count"]) for s in slots] == \
+        [("18:45:00", 422, 248), ("18:50:00", 425, 221), ("18:55:00", 428, 187)]
+    assert slots[1].text["events"] == "db file sequential read; CPU + Wait for CPU; db file parallel write"
+
+
+def test_ash_html_19c_by_hand(corpus):
+    r = parse_path(corpus / "ash_html_19c_lucky29011_dvk.html")  # 'Summary of All User Input' before <html>
+    # line 72: Elapsed Time 2,994.4 (mins); line 74: Average Active Sessions 0.02
+    assert r.elapsed_s == pytest.approx(2994.4 * 60) and r.db_time_s == pytest.approx(0.02 * 2994.4 * 60)
+    assert [(e.name, e.line, e.values["pct_db_time"]) for e in rows(r, "top_events")] == \
+        [("CPU + Wait for CPU", 110, 1.31)]  # line 110
+    assert rows(r, "ash_top_bg_events")[1].name == "log file parallel write"  # line 120: 11.11 %
+    # lines 174-179: MMON_SLAVE's second action (line 177, hidden repeats) is no module; KTSJ (line 178) is
+    assert [m.name for m in rows(r, "ash_top_modules")] == \
+        ["UNNAMED", "DBMS_SCHEDULER", "MMON_SLAVE", "KTSJ", "sqlplus@oemstar.com (TNS V1-V3)"]
+    slots = rows(r, "ash_activity_over_time")  # lines 549-559: four slots, 2 + 212 + 59 + 33 = 306 samples
+    assert [s.values["slot_count"] for s in slots] == [2, 212, 59, 33]
+
+
+def test_addm_no_findings(corpus):
+    r = parse_path(corpus / "addm_txt_19c_lucky29011_dvk.txt")
+    h = r.header
+    assert r.kind == "addm" and r.format == "text" and r.version == "19.0.0.0.0"  # line 16
+    assert (h.db_name, h.dbid) == ("DVK", 2742271753)  # line 15
+    assert [(i.name, i.number, i.host) for i in h.instances] == [("DVK", 1, "oemstar.com")]  # lines 17-18
+    # lines 9-11: snapshots 5 to 7, 20-OCT-24 07.51.14 PM to 09.48.54 PM (a 12-hour clock)
+    assert (h.begin.snap_id, h.end.snap_id) == (5, 7)
+    assert (h.begin.time.isoformat(), h.end.time.isoformat()) == ("2024-10-20T19:51:14", "2024-10-20T21:48:54")
+    assert r.elapsed_s == 7060.0 and r.db_time_s == 14.0  # line 22: 14 seconds
+    assert "addm_findings" not in r.sections
+    assert [(i.level, i.line, i.message) for i in r.issues] == [("info", 29, NO_FINDINGS)]
+
+
+ADDM_11G = """\
+          ADDM Report for Task 'TASK_4460'
+          --------------------------------
+
+Analysis Period
+---------------
+AWR snapshot range from 1066 to 1067.
+Time period starts at 25-OCT-11 11.00.25 AM
+Time period ends at 25-OCT-11 12.00.40 PM
+
+Analysis Target
+---------------
+Database 'ORCL' with DB ID 1299384543.
+Database version 11.2.0.3.0.
+ADDM performed an analysis of instance orcl, numbered 1 and hosted at
+db01.example.com.
+
+Activity During the Analysis Period
+-----------------------------------
+Total database time was 3960 seconds.
+The average number of active sessions was 1.1.
+
+          Findings and Recommendations
+          ----------------------------
+
+Finding 1: Top SQL Statements
+Impact is .33 active sessions, 30.1% of total activity.
+-------------------------------------------------------
+SQL statements consuming significant database time were found.
+
+Finding 2: Commits and Rollbacks
+Impact is .22 active sessions, 20.05% of total activity.
+--------------------------------------------------------
+Waits on event "log file sync" were consuming significant database time.
+
+End of Report
+"""
+
+
+def test_addm_findings_in_the_fields_of_the_awr_embedded_table():
+    r = parse_text(ADDM_11G, "addm.txt")
+    assert (r.elapsed_s, r.db_time_s) == (3615.0, 3960.0)  # 11.00.25 AM to 12.00.40 PM
+    fs = rows(r, "addm_findings")
+    assert [(f.name, f.line, f.values["pct_active_sessions"]) for f in fs] == \
+        [("Top SQL Statements", 25, 30.1), ("Commits and Rollbacks", 30, 20.05)]
+    assert fs[0].values["aas"] == pytest.approx(3960 / 3615)  # the task's: aas x pct / 100 is the finding's
+    assert fs[0].text == {"task_name": "TASK_4460", "begin": "25-Oct-11 11:00", "end": "25-Oct-11 12:00"}
+    from awrscope.rules.addm import beside
+
+    assert [a["window"] for a in beside(r, [])] == ["same", "same"]  # the task's window is the report's
+
+
+def test_addm_10g_layout():
+    text = ("DETAILED ADDM REPORT FOR TASK 'TASK_5154' WITH ID 5154\n-----\n\n"
+            "Analysis Period: 20-MAR-2010 from 08:01:06 to 22:00:07\nDatabase ID/Instance: 1998456309/1\n"
+            "Database/Instance Names: TEST/test\nHost Name: 4TEST\nDatabase Version: 10.2.0.1.0\n"
+            "Snapshot Range: from 2821 to 2835\nDatabase Time: 637 seconds\n\n"
+            "FINDING 1: 100% impact (637 seconds)\n------------------------------------\n"
+            "The host operating system has detected intensive virtual memory swapping.\n\nEnd of Report\n")
+    r = parse_text(text, "addm10.txt")
+    assert (r.header.db_name, r.header.dbid, r.version, r.header.host) == ("TEST", 1998456309, "10.2.0.1.0", "4TEST")
+    assert (r.header.begin.snap_id, r.elapsed_s, r.db_time_s) == (2821, 50341.0, 637.0)
+    f = rows(r, "addm_findings")[0]
+    assert f.name.startswith("The host operating system") and f.values["pct_active_sessions"] == 100.0
+
+
+@pytest.mark.parametrize("name", ["ash_txt_11203_antognini_top2_1845_1900.txt",
+                                  "ash_html_11203_antognini_top2_1845_1900.html", "addm_txt_19c_lucky29011_dvk.txt"])
+def test_truncated_or_garbled_is_partial_or_refused_never_a_traceback(corpus, name):
+    text = (corpus / name).read_text(encoding="utf-8", errors="replace")
+    for cut in range(60, text.rfind("End of Report"), max(1, len(text) // 25)):
+        try:
+            r = parse_text(text[:cut], name)
+        except NotAReportError as e:
+            assert name in str(e)
+            continue
+        assert any(i.level == "warning" for i in r.issues)  # a cut report says it is partial
+    lines = text.splitlines(True)
+    garbled = "".join(l[::-1] if k % 3 == 0 else l for k, l in enumerate(lines))
+    try:
+        parse_text(garbled, name)
+    except NotAReportError:
+        pass
+    with pytest.raises(NotAReportError, match="ADDM"):
+        parse_text("          ADDM Report for Task 'TASK_23'\n          ------\n", "x.txt")
+
+
+def test_cli_parse_json_validates(corpus):
+    runner = CliRunner()
+    for name in FILES:
+        res = runner.invoke(main, ["parse", "--format", "json", str(corpus / name)])
+        assert res.exit_code == 0, (name, res.output[-500:])
+        doc = json.loads(res.stdout)
+        jsonschema.validate(doc, SCHEMA)
+        assert doc["report"]["kind"] == ("ash" if name.startswith("ash_") else "addm")
