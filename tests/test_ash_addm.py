@@ -105,7 +105,8 @@ def test_ash_text_11107_by_hand(corpus):
         ("1spp8dun0puqx", 131, 6.95, 2391)
     assert (sql[0].text["event"], sql[0].values["pct_event"]) == ("db file sequential read", 6.64)
     # line 139: the statement's top event; 'latch: cache buffers chains' (line 146) comes after it
-    assert (sql[1].name, sql[1].text["event"], sql[1].values["pct_event"]) == ("0gbkss2vptqhq", "CPU + Wait for CPU", 4.39)
+    assert (sql[1].name, sql[1].text["event"], sql[1].values["pct_event"]) == \
+        ("0gbkss2vptqhq", "CPU + Wait for CPU", 4.39)
     assert len(sql) == 5
     # line 72: 'DWP SQL*Exec' with its first action; line 73 is a second action, not a module
     mods = rows(r, "ash_top_modules")
@@ -284,7 +285,7 @@ def test_truncated_or_garbled_is_partial_or_refused_never_a_traceback(corpus, na
             continue
         assert any(i.level == "warning" for i in r.issues)  # a cut report says it is partial
     lines = text.splitlines(True)
-    garbled = "".join(l[::-1] if k % 3 == 0 else l for k, l in enumerate(lines))
+    garbled = "".join(line[::-1] if k % 3 == 0 else line for k, line in enumerate(lines))
     try:
         parse_text(garbled, name)
     except NotAReportError:

@@ -8,6 +8,7 @@ format-neutral records; one mapper per section (``sections``) makes the typed ro
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from ...errors import NotAReportError
@@ -28,26 +29,38 @@ from .text import (
 DB_TIME_NOTE = "DB time estimated from ASH samples: AAS x elapsed"
 
 
+@dataclass(slots=True)
+class _Printed:
+    """A section as the report prints it: title, line, whether it says 'No data exists',
+    and its rows (text lines or HTML cells), for the checks and the SQL text list."""
+
+    title: str
+    line: int
+    says_empty: bool = False
+    rows: list = field(default_factory=list)
+
+
 def parse_ash(det: Detected, text: str) -> Report:
     """The typed Report of the ASH report ``det`` detected in ``text``."""
     issues: list[ParseIssue] = []
     if det.format == "html":
-        tables, sections, ah = _from_html(text, issues)
+        printed, sections, ah = _from_html(text, issues)
     else:
-        tables, sections, ah = _from_text(text)
+        printed, sections, ah = _from_text(text)
     h = ah.header
     version = h.version or det.version
     report = Report(kind="ash", format=det.format, version=version, header=h, sections={}, issues=issues,
                     generation="ash" + (".".join(version.split(".")[:2]) if version else ""))
     _derive_times(report, ah)
-    ctx = Context(report.db_time_s, ah.samples, issues, sql_texts(_rows_titled(tables, "complete list of sql text")))
+    sql_list = next((p.rows for p in printed if " ".join(p.title.lower().split()) == "complete list of sql text"), [])
+    ctx = Context(report.db_time_s, ah.samples, issues, sql_texts(sql_list))
     for table, spec in sections:
         if spec.key in report.sections:
             continue  # a title printed twice: the first one is the section
         sec = _map(table, spec, ctx)
         if sec is not None:
             report.sections[spec.key] = sec
-    _check(report, text, tables)
+    _check(report, text, printed)
     return report
 
 
@@ -55,18 +68,18 @@ def _from_text(text: str):
     lines = normalise(text)
     header, raw_sections = split_sections(lines)
     ah = build_header(header_tables(header), text_pairs(header), title_of(header))
-    tables, sections = [], []
+    printed, sections = [], []
     for raw in raw_sections:
         spec = lookup(raw.title)
-        says_empty = any("no data exists" in text_.lower() for _, text_ in raw.body[:6])
-        tables.append((raw.title, raw.line, says_empty, bool(spec), []))
+        says_empty = any("no data exists" in line.lower() for _, line in raw.body[:6])
+        printed.append(_Printed(raw.title, raw.line, says_empty))
         if spec is None:
             continue
         levels, rows = read_levels(raw.body)
+        printed[-1].rows = rows
         records = records_from_text(levels, rows, spec.starts, spec.free_text)
         sections.append((Table(raw.title, raw.line, records, widths(levels), "text"), spec))
-        tables[-1] = (raw.title, raw.line, says_empty, True, rows)
-    return tables, sections, ah
+    return printed, sections, ah
 
 
 def _from_html(text: str, issues: list[ParseIssue]):
@@ -79,17 +92,13 @@ def _from_html(text: str, issues: list[ParseIssue]):
                               "or not an ASH report") from None
     issues.extend(html_issues)
     ah = build_header(head_tables, pairs, title)
-    tables, sections = [], []
+    printed, sections = [], []
     for s in html_sections:
         spec = lookup(s.title)
-        tables.append((s.title, s.line, False, bool(spec), s.rows))
+        printed.append(_Printed(s.title, s.line, False, s.rows))
         if spec is not None:
             sections.append((Table(s.title, s.line, group_rows(s.rows, spec.starts), {}, "html"), spec))
-    return tables, sections, ah
-
-
-def _rows_titled(tables: list, title: str) -> list:
-    return next((rows for t, _l, _e, _m, rows in tables if " ".join(t.lower().split()) == title), [])
+    return printed, sections, ah
 
 
 def _map(table: Table, spec, ctx: Context) -> Section | None:
@@ -129,7 +138,7 @@ def _derive_times(report: Report, ah: AshHeader) -> None:
                                         "events have shares but no times"))
 
 
-def _check(report: Report, text: str, tables: list) -> None:
+def _check(report: Report, text: str, printed: list[_Printed]) -> None:
     """Say what is missing: no header and no section is not an ASH report at all; a report
     without its Top User Events, with a mapped section that yielded nothing, or cut before
     'End of Report' is partial."""
@@ -137,11 +146,11 @@ def _check(report: Report, text: str, tables: list) -> None:
     if not report.sections and not (h.begin or h.end or h.db_name or h.elapsed_min):
         raise NotAReportError("an ASH report title, but neither its header (DB name, analysis period) nor a "
                               "section could be read: the file is damaged or not an ASH report")
-    for title, line, says_empty, mapped, _rows in tables:
-        spec = lookup(title) if mapped else None
-        if spec is not None and spec.key not in report.sections and not says_empty \
+    for p in printed:
+        spec = lookup(p.title)
+        if spec is not None and spec.key not in report.sections and not p.says_empty \
                 and not any(i.section == spec.key for i in report.issues):
-            report.issues.append(ParseIssue("warning", spec.key, line, f"section '{title}': no rows could be read"))
+            report.issues.append(ParseIssue("warning", spec.key, p.line, f"section '{p.title}': no rows could be read"))
     if "top_events" not in report.sections:
         report.issues.append(ParseIssue("warning", "top_events", None,
                                         "no Top User Events could be read: the events' shares of DB time are unknown"))
