@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from conftest import CORPUS, parse_path
 
 from awrscope.cli import main
-from awrscope.errors import NotAReportError
+from awrscope.errors import NotAReportError, UnsupportedReportError
 from awrscope.parsers import parse_text
 from awrscope.parsers.addm import NO_FINDINGS
 from awrscope.parsers.ash import DB_TIME_NOTE
@@ -292,6 +292,11 @@ def test_truncated_or_garbled_is_partial_or_refused_never_a_traceback(corpus, na
         pass
     with pytest.raises(NotAReportError, match="ADDM"):
         parse_text("          ADDM Report for Task 'TASK_23'\n          ------\n", "x.txt")
+
+
+def test_addm_html_is_refused_with_a_message():
+    with pytest.raises(UnsupportedReportError, match="ADDM report in HTML"):
+        parse_text("<html><head><title>ADDM Report for Task 'TASK_1'</title></head><body></body></html>", "a.html")
 
 
 def test_cli_parse_json_validates(corpus):

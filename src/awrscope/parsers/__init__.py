@@ -42,6 +42,9 @@ def parse_text(text: str, name: str = "<text>") -> Report:
     if det.kind not in _FAMILIES:
         raise UnsupportedReportError(f"{name}: a {det.kind} report: recognised, but awrscope does not read it",
                                      det.kind)
+    if det.kind == "addm" and det.format == "html":  # addmrpt writes text; an HTML ADDM page has no reader
+        raise UnsupportedReportError(f"{name}: an ADDM report in HTML: awrscope reads ADDM text reports only "
+                                     "(addmrpt.sql)", det.kind)
     try:
         if det.kind == "ash":
             from .ash import parse_ash
