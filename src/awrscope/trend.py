@@ -23,12 +23,18 @@ SERIES = (
     ("temp_io_share", "TEMP I/O share of DB time", "%"),
     ("undo_block_write_share", "UNDO share of block writes", "%"),
 )
+#: Report kinds that are not snapshot windows of their own
+NOT_TRENDED = {"ash": "an ASH report", "addm": "an ADDM report"}
 #: A pause longer than this between two windows of one instance is a gap (seconds).
 GAP_SLACK_S = 120.0
 
 
 def windows_of(report: Report, config: dict | None = None) -> list[dict]:
-    """One window per snapshot period (a compare-period report gives two). JSON-ready, picklable."""
+    """One window per snapshot period (a compare-period report gives two). JSON-ready, picklable.
+    An ASH or ADDM report is another view of a window an AWR report already covers, with none of the
+    trended metrics but DB time: it gives no window (the caller says it skipped it)."""
+    if report.kind in NOT_TRENDED:
+        return []
     if report.kind == "awr_diff" and report.periods:
         out = []
         for k, p in enumerate(report.periods):

@@ -108,6 +108,9 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
         if err:
             errors.append({"path": name, "error": err})
             click.echo(f"awrscope: {err}", err=True)
+        elif not ws:
+            click.echo(f"awrscope: {name}: skipped: an ASH or ADDM report is a view of a window, not an AWR/Statspack "
+                       "snapshot window to trend", err=True)
         else:
             windows.extend(ws)
     if not windows:

@@ -11,6 +11,15 @@ from .catalog import BY_ID
 from .values import EventTime, Source
 
 
+def _top_time(r: Report, row) -> tuple[float | None, Source]:
+    """A Top-N row's seconds; an ASH report prints only the share of sampled activity, which is
+    the share of DB time estimated from the samples (AAS x elapsed)."""
+    t = row.values.get("time_s")
+    if t is None and r.kind == "ash" and r.db_time_s and row.values.get("pct_db_time") is not None:
+        return row.values["pct_db_time"] / 100.0 * r.db_time_s, row_source("top_events", row, "pct_db_time")
+    return t, row_source("top_events", row, "time_s")
+
+
 def _waits(row, elapsed_s: float | None) -> float | None:
     """The row's wait count; a compare-period (AWR Diff) report prints only waits per second, so
     the count is that rate times the period's elapsed time (as precise as the printed rate)."""
@@ -69,11 +78,11 @@ def collect_events(b: Builder) -> None:
         # Last resort: the Top-N projection (system-wide in SP, P04). Low precision.
         m.event_basis = "top"
         for row in r.sections["top_events"]:
-            t = row.values.get("time_s")
+            t, src = _top_time(r, row)
             if not row.name or t is None or row.name.lower() in CPU_ROWS \
                     or (row.text.get("wait_class") or "").lower().startswith("idle"):  # Top-N never lists idle events
                 continue
-            et = EventTime(row.name, t, row.values.get("waits"), "top", (row_source("top_events", row, "time_s"),),
+            et = EventTime(row.name, t, row.values.get("waits"), "top", (src,),
                            wait_class=row.text.get("wait_class"), printed_avg_ms=row.values.get("avg_wait_ms"))
             if row.name.lower() in BACKGROUND_ONLY:
                 # background-only events never count as foreground time; keep them as BG evidence (M31)
@@ -91,7 +100,12 @@ def time_base(b: Builder) -> None:
     tm, tm_src = b.time_model("DB time")
     estimated = any("db_time_s is estimated" in i.message or ("estimat" in i.message.lower() and "db time" in i.message.lower())
                     for i in r.issues)
-    if r.db_time_s is not None:
+    if r.db_time_s is not None and r.kind == "ash":
+        # ASH: one sample per active session per second; DB time = average active sessions x elapsed
+        m.db_time_confidence, m.db_time_basis = "medium", "ASH samples: average active sessions x elapsed"
+        b.put("db_time_s", r.db_time_s, [Source("header", "Avg Active Sessions", "db_time", h.db_time_line or h.line, r.db_time_s)],
+              note="estimated from ASH samples (AAS x elapsed): ASH samples active sessions once a second")
+    elif r.db_time_s is not None:
         if estimated:
             m.db_time_confidence, m.db_time_basis = "low", "estimated: CPU used by this session + FG non-idle waits"
             b.put("db_time_s", r.db_time_s, [tm_src or Source("header", "DB Time", "estimated", h.line, r.db_time_s)],
@@ -117,8 +131,9 @@ def time_base(b: Builder) -> None:
     if cpu is None:
         top = r.sections.get("top_events")
         for row in (top or ()):
-            if row.name and row.name.lower() in CPU_ROWS and row.values.get("time_s") is not None:
-                cpu, cpu_src = row.values["time_s"], row_source("top_events", row, "time_s")
+            t, src = _top_time(r, row)
+            if row.name and row.name.lower() in CPU_ROWS and t is not None:
+                cpu, cpu_src = t, src
                 break
     if cpu is None:
         v, s, _ = b.stat("CPU used by this session")

@@ -121,7 +121,7 @@ WRITE_PATH_EVENTS = (
 REUSE_EVENTS = ("local write wait", "enq: RO - fast object reuse", "enq: KO - fast object checkpoint",
                 "enq: CR - block range reuse ckpt")
 
-CPU_ROWS = {"cpu time", "db cpu"}
+CPU_ROWS = {"cpu time", "db cpu", "cpu + wait for cpu"}  # the last: ASH's CPU row, run queue included
 
 BACKGROUND_ONLY = {"log file parallel write", "db file parallel write", "control file parallel write",
                    "log file sequential read", "log file single write", "lgwr wait for redo copy", "log archive i/o",

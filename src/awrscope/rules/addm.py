@@ -94,7 +94,9 @@ def beside(report: Report, results: list[dict], not_applicable: list[dict] = (),
         share = (100.0 * aas * pct / 100.0 * length / dbt) if (window == "inside" and aas and pct and length and dbt) \
             else (pct if window == "same" else None)
         match = None
-        if window == "outside":
+        if report.kind == "addm":
+            status = "ADDM report: no AWR figures to check it against (analyse the AWR report of the window)"
+        elif window == "outside":
             status = "other window"
         elif kind is None:
             status = "unknown kind"

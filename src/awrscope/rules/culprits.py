@@ -23,6 +23,7 @@ SQL_ORDERS: dict[str, tuple[str, str, str, str]] = {
     "parse_calls": ("sql_by_parse_calls", r"^parse_calls$", "count", "parse calls"),
     "version_count": ("sql_by_version_count", r"^(version_count|max_version_count)$", "count", "child cursors"),
     "sharable_memory": ("sql_by_sharable_memory", r"^(sharable_mem_b|max_sharable_memory_kb)$", "stat", "sharable memory"),
+    "ash": ("ash_top_sql", r"^pct_activity$", "%", "sampled activity"),
 }
 _SQL_SHARE = re.compile(r"^(pct_total|pct_total_parses|percentage_of_total_(gets|reads|execs))$")
 
@@ -99,6 +100,8 @@ def sql(report: Report, order: str, db_time_s: float | None, n: int = 3) -> list
             continue
         if unit == "s":
             share, of = (100.0 * v / db_time_s if db_time_s else None), "DB time"
+        elif unit == "%":  # ASH: the share of sampled activity is the measure itself
+            share, of = None, "ASH activity"
         else:
             share, of = (row.values.get(share_f) if share_f else None), f"all {what}"
         module = row.text.get("module")
@@ -163,6 +166,8 @@ def _section_title(order: str) -> str:
 
 def find(report: Report, orders: tuple[str, ...], db_time_s: float | None) -> tuple[list[Culprit], str | None]:
     """Culprits by the first order the report prints, and, when none is printed, which sections were needed."""
+    if report.kind == "ash":  # an ASH report ranks its SQL by sampled activity only
+        orders = tuple(o for o in orders if not o.startswith("sql:")) + ("sql:ash",)
     for order in orders:
         kind, _, what = order.partition(":")
         if kind == "sql":

@@ -1,10 +1,10 @@
 """The ASH sections awrscope reads, one format-neutral mapper each: records to typed rows.
 
 ``top_events`` is the ASH *Top User Events* list in the shape of an AWR Top-N list
-(``pct_db_time``, ``time_s``, ``wait_class``), so the metrics and rules written for AWR run on
-an ASH report as they do on a Top-N list. ``time_s`` is the event's share of the DB time
-that ``parse_ash`` estimates from the average active sessions (AAS x elapsed): ASH samples
-activity, it does not time it. *CPU + Wait for CPU* keeps its name: it is CPU to the analysis.
+(``pct_db_time``, ``wait_class``), so the metrics and rules written for AWR run on an ASH
+report as they do on a Top-N list. The parser keeps only printed figures: an event's seconds
+(its share of the DB time estimated from AAS x elapsed) are derived by the metrics, since ASH
+samples activity, it does not time it. *CPU + Wait for CPU* keeps its name: it is CPU to the analysis.
 """
 from __future__ import annotations
 
@@ -107,11 +107,9 @@ def map_events(table: Table, key: str, ctx: Context) -> Section | None:
         aas = _num(r.get(AAS))
         if aas is not None:
             values["aas"] = aas
-        if ctx.db_time_s is not None and pct is not None:
-            values["time_s"] = pct / 100.0 * ctx.db_time_s
         text = {"wait_class": r.get(r"^eventclass$|^waitclass$")} if r.get(r"^eventclass$|^waitclass$") else {}
         rows.append(Row(name, r.line, values, text))
-    units = {"pct_db_time": "%", "aas": "sessions", "time_s": "s", "wait_class": "text"}
+    units = {"pct_db_time": "%", "aas": "sessions", "wait_class": "text"}
     return _section(key, table, units, rows)
 
 
@@ -179,8 +177,8 @@ def map_modules(table: Table, key: str, ctx: Context) -> Section | None:
 def map_activity(table: Table, key: str, ctx: Context) -> Section | None:
     """Activity Over Time: one row per time slot, named by its start time as printed, with
     its sample count, its top event (and the events after it) and the top event's count and
-    share of all samples. ``pct_activity`` is the slot's share of all samples (Slot Count
-    over the header's Sample Count): the report prints both counts, not that share."""
+    share of all samples. The slot's share of all samples (Slot Count over the header's Sample
+    Count) is not stored: the parser keeps printed figures only, a reader divides the two counts."""
     rows = []
     for r in table.records:
         slot = " ".join(r.get(r"^slottime").split())
@@ -188,8 +186,6 @@ def map_activity(table: Table, key: str, ctx: Context) -> Section | None:
         values: dict[str, float | None] = {"slot_count": slot_count,
                                            "event_count": _num(r.get(r"^eventcount$")),
                                            "pct_event": _num(r.get(PCT_EVENT))}
-        if slot_count is not None and ctx.samples:
-            values["pct_activity"] = 100.0 * slot_count / ctx.samples
         m = _DURATION.search(slot)
         if m and _num(m.group(1)) is not None:
             values["duration_s"] = _num(m.group(1)) * _DURATION_S[m.group(2).lower()]
@@ -200,8 +196,7 @@ def map_activity(table: Table, key: str, ctx: Context) -> Section | None:
             text["event"] = events[0]
             text["events"] = "; ".join(events)
         rows.append(Row(slot.split()[0], r.line, values, text))
-    units = {"slot_count": "count", "event_count": "count", "pct_event": "%", "pct_activity": "%",
-             "duration_s": "s", "slot": "text", "event": "text", "events": "text"}
+    units = {"slot_count": "count", "event_count": "count", "pct_event": "%", "duration_s": "s", "slot": "text", "event": "text", "events": "text"}
     return _section(key, table, units, rows)
 
 
