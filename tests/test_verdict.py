@@ -3,6 +3,8 @@ culprits named from the report's own rankings, and the workload rules beyond the
 Every expected figure is read by hand from the report lines cited."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from awrscope.rules.base import severity_for
@@ -223,3 +225,22 @@ def test_undersized_pga_from_the_advisory(corpus):
     temp = d["metrics"]["pct_db_time[direct path write temp]"]["value"] + d["metrics"]["pct_db_time[direct path read temp]"]["value"]
     assert f["impact"]["pct_db_time"] == pytest.approx(temp * (1 - 13508.83 / 231095.88), abs=1e-3)
     assert finding(d, "R09") and any("R09" in c for c in f["caveats"])  # one cost, two fixes: said, not added
+
+
+def test_ash_report_of_the_same_window_names_the_sql_behind_the_events(corpus):
+    # Statspack snaps 552-553 (19:30-19:45) and the ASH report of 19:30-19:45 (text, Top SQL with Top Events
+    # lines 100-118: 82ud5h0qcg0bf 28.22 % on db file sequential read, 8vvvyuun2urt6 10.23 %, 9zd49du11u7cf 9.86 %;
+    # g8rhybcumtwd6 waits on CPU + Wait for CPU, not on the headline's event)
+    from click.testing import CliRunner
+    from awrscope.cli import main
+    sp = corpus / "statspack_txt_11203_antognini_top2_1930_1945.txt"
+    ash = corpus / "ash_txt_11203_antognini_top2_1930_1945.txt"
+    res = CliRunner().invoke(main, ["analyze", "--format", "json", str(sp), str(ash)])
+    doc, ash_doc = json.loads(res.stdout)
+    assert ash_doc["report"]["kind"] == "ash" and doc["joined"]["path"] == str(ash)
+    head = doc["verdict"]["headline"]
+    from_ash = [c for c in head["culprits"] if c["section"] == "ash_top_sql"]
+    assert [(c["name"], c["value"], c["line"]) for c in from_ash] == \
+        [("82ud5h0qcg0bf", 28.22, 100), ("8vvvyuun2urt6", 10.23, 113), ("9zd49du11u7cf", 9.86, 118)]
+    alone = json.loads(CliRunner().invoke(main, ["analyze", "--format", "json", str(sp)]).stdout)
+    assert "joined" not in alone

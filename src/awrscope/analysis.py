@@ -12,6 +12,7 @@ from .metrics.invariants import check as check_invariants
 from .model import Report
 from .rules import run_rules
 from .rules.addm import beside as addm_beside
+from .rules.culprits import ash_sql_by_event
 
 ANALYSIS_SCHEMA_VERSION = "1.0"
 
@@ -77,7 +78,8 @@ def _analyze_one(report: Report, config: dict) -> dict:
         "report": {
             "kind": report.kind, "format": report.format, "version": report.version, "generation": report.generation,
             "db_name": h.db_name, "instances": report.instance_names, "host": h.host,
-            "begin_snap": h.begin.snap_id if h.begin else None, "end_snap": h.end.snap_id if h.end else None,
+            "dbid": h.dbid, "begin_snap": h.begin.snap_id if h.begin else None, "end_snap": h.end.snap_id if h.end else None,
+            "begin_time": _iso(h.begin), "end_time": _iso(h.end),
             "elapsed_s": m.v("elapsed_s"), "db_time_s": dbt, "db_time_basis": m.db_time_basis,
             "db_time_confidence": m.db_time_confidence, "event_basis": m.event_basis,
         },
@@ -93,10 +95,70 @@ def _analyze_one(report: Report, config: dict) -> dict:
         "not_applicable": [n.as_dict() for n in res.not_applicable],
         "issues": [i.as_dict() for i in report.issues] + [v.as_issue() for v in violations],
     }
+    if report.kind == "ash":
+        doc["ash_sql_by_event"] = {ev: [c.as_dict() for c in cs] for ev, cs in ash_sql_by_event(report).items()}
     if "addm_findings" in report.sections:
         h = doc["verdict"]["headline"]
         doc["addm"] = addm_beside(report, doc["findings"] + doc["observations"] + ([h] if h else []), doc["not_applicable"])
     return doc
+
+
+def _iso(snap) -> str | None:
+    return snap.time.isoformat(sep=" ") if snap is not None and snap.time is not None else None
+
+
+def _overlap(a: dict, b: dict) -> float:
+    """The share of report a's window that report b's window covers (0 when either is unknown)."""
+    from datetime import datetime
+    try:
+        ab, ae = datetime.fromisoformat(a["begin_time"]), datetime.fromisoformat(a["end_time"])
+        bb, be = datetime.fromisoformat(b["begin_time"]), datetime.fromisoformat(b["end_time"])
+    except (TypeError, ValueError):
+        return 0.0
+    span = (ae - ab).total_seconds()
+    return max(0.0, (min(ae, be) - max(ab, bb)).total_seconds()) / span if span > 0 else 0.0
+
+
+def join_ash(docs: list[dict], min_overlap: float = 0.5) -> None:
+    """An AWR/Statspack analysis and an ASH report of the same database and window, given together:
+    each finding also names the statements ASH saw waiting on its events (ASH Top SQL with Top
+    Events), marked with the ASH report and line: the report's own rankings say who used the most
+    time or executions, ASH says who waited on this event. Changes the documents in place."""
+    ash = [d for d in docs if d.get("ash_sql_by_event")]
+    for d in docs:
+        if d["report"]["kind"] == "ash" or not ash:
+            continue
+        r = d["report"]
+        same = [a for a in ash if (a["report"].get("dbid") == r.get("dbid") if r.get("dbid") and a["report"].get("dbid")
+                                   else a["report"]["db_name"] == r["db_name"]) and _overlap(r, a["report"]) >= min_overlap]
+        if not same:
+            continue
+        a = max(same, key=lambda x: _overlap(r, x["report"]))
+        named = 0
+        h = (d.get("verdict") or {}).get("headline")
+        for f in d["findings"] + ([h] if h else []):
+            have = {c["name"] for c in f.get("culprits") or () if c["kind"] == "sql" and c["section"] == "ash_top_sql"}
+            events = _finding_events(f)
+            found = sorted((c for ev in events for c in a["ash_sql_by_event"].get(ev, ()) if c["name"] not in have),
+                           key=lambda c: -c["value"])[:3]
+            if found:
+                f["culprits"] = list(f.get("culprits") or []) + found
+                f["culprits_missing"] = None
+                named += 1
+        d["joined"] = {"kind": "ash", "path": a["source"]["path"], "overlap_pct": round(100.0 * _overlap(r, a["report"]), 1),
+                       "findings_named": named}
+
+
+def _finding_events(f: dict) -> set[str]:
+    """The wait events a finding rests on (its evidence metrics name them); CPU findings: ASH's CPU row."""
+    evidence = f.get("evidence") or []
+    if f.get("id") == "G01":  # the headline's evidence lists the top five components: it is about the first
+        evidence = evidence[:1]
+    out = {m.split("[", 1)[1][:-1].lower() for m in (e.get("metric") or "" for e in evidence)
+           if "[" in m and m.endswith("]")}
+    if f.get("id") in ("G02", "G10") or "db cpu" in out:
+        out.add("cpu + wait for cpu")
+    return out
 
 
 _LOWER = {"high": "medium", "medium": "low", "low": "low"}

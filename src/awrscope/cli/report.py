@@ -104,6 +104,9 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
         reports.append(report)
     if not docs:
         sys.exit(EXIT_UNUSABLE)
+    if len(docs) > 1 and any(d["report"]["kind"] == "ash" for d in docs):
+        from ..analysis import join_ash  # an ASH report of the same window names the SQL behind the events
+        join_ash(docs)
     if fmt == "json":
         payload = docs[0] if len(docs) == 1 else docs
         emit(to_json(payload), output)

@@ -19,6 +19,10 @@ def _header(doc: dict) -> list[str]:
 def _verdict_lines(doc: dict) -> list[str]:
     v = doc.get("verdict") or {}
     out = []
+    j = doc.get("joined")
+    if j:
+        out.append(f"  joined with ASH report {j['path']} ({fmt_num(j['overlap_pct'])} % of this window): "
+                   f"SQL named for {j['findings_named']} finding(s)")
     if v.get("load"):
         out.append(f"  load: {v['load']['summary']}")
     h = v.get("headline")

@@ -6,6 +6,7 @@ the first order whose section is printed gives them. When none is printed the fi
 section it needed: no culprit is ever guessed."""
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -179,3 +180,18 @@ def find(report: Report, orders: tuple[str, ...], db_time_s: float | None) -> tu
         if got:
             return got, None
     return [], "needs " + " or ".join(_section_title(o) for o in orders) + " (not printed in this report)"
+
+
+def ash_sql_by_event(ash: Report, n: int = 3) -> dict[str, list[Culprit]]:
+    """An ASH report's Top SQL by the event each statement waited on most: event -> culprits."""
+    sec = ash.sections.get("ash_top_sql")
+    out: dict[str, list[Culprit]] = {}
+    for row in sec or ():
+        ev, pct = (row.text.get("event") or "").lower(), row.values.get("pct_event") or row.values.get("pct_activity")
+        if not ev or not pct or not row.name:
+            continue
+        detail = "; ".join(x for x in (f"ASH {os.path.basename(ash.source_path or 'report')} line {row.line}",
+                                       f"waiting on {row.text.get('event')}", _excerpt(row.text.get("sql_text"))) if x)
+        out.setdefault(ev, []).append(Culprit("sql", row.text.get("sql_id") or row.name, detail, "sampled activity on the event",
+                                              pct, "%", None, "ASH activity", "ash_top_sql", row.line))
+    return {k: sorted(v, key=lambda c: -c.value)[:n] for k, v in out.items()}
