@@ -244,3 +244,13 @@ def test_ash_report_of_the_same_window_names_the_sql_behind_the_events(corpus):
         [("82ud5h0qcg0bf", 28.22, 100), ("8vvvyuun2urt6", 10.23, 113), ("9zd49du11u7cf", 9.86, 118)]
     alone = json.loads(CliRunner().invoke(main, ["analyze", "--format", "json", str(sp)]).stdout)
     assert "joined" not in alone
+
+
+def test_slow_reads_name_the_tablespace_and_the_sql(corpus):
+    # Tablespace IO Stats line 966: PARIDX 75,654 reads at 29.4 ms = 2,224.2 s of read time; SQL ordered by Reads
+    d = analyze_path(corpus / "statspack_txt_92040_radtek-oraclescripts_oracle_22_23.lst")
+    f = finding(d, "G06")
+    ts, sql = f["culprits"][0], [c for c in f["culprits"] if c["kind"] == "sql"]
+    assert (ts["kind"], ts["name"], ts["line"], ts["detail"]) == ("tablespace", "PARIDX", 966, "29.4 ms per read")
+    assert ts["value"] == pytest.approx(75654 * 29.4 / 1000)
+    assert sql and sql[0]["section"] == "sql_by_reads"

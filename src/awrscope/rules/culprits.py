@@ -146,14 +146,22 @@ def segments(report: Report, order: str, n: int = 3) -> list[Culprit]:
 
 
 def tablespaces(report: Report, measure: str = "writes", n: int = 3) -> list[Culprit]:
+    """Tablespaces by writes or reads, or by read time (reads x Av Rd(ms): where slow reads are)."""
     sec = report.sections.get("tablespace_io")
     if sec is None:
         return []
-    rows = [(r, r.values.get(measure)) for r in sec.rows if r.name and r.values.get(measure)]
+    if measure == "read_time":
+        rows = [(r, r.values["reads"] * r.values["read_ms"] / 1000.0) for r in sec.rows
+                if r.name and r.values.get("reads") and r.values.get("read_ms")]
+        unit, what = "s", "read time (reads x Av Rd ms)"
+    else:
+        rows = [(r, r.values.get(measure)) for r in sec.rows if r.name and r.values.get(measure)]
+        unit, what = "count", measure
     total = sum(v for _, v in rows)
     rows.sort(key=lambda x: -x[1])
-    return [Culprit("tablespace", r.name, "", measure, v, "count", 100.0 * v / total if total else None,
-                    "all tablespaces", "tablespace_io", r.line) for r, v in rows[:n]]
+    return [Culprit("tablespace", r.name, f"{r.values['read_ms']:g} ms per read" if measure == "read_time" else "",
+                    what, v, unit, 100.0 * v / total if total else None, "all tablespaces", "tablespace_io", r.line)
+            for r, v in rows[:n]]
 
 
 def _section_title(order: str) -> str:
@@ -162,15 +170,21 @@ def _section_title(order: str) -> str:
         return "SQL ordered by " + SQL_ORDERS[what][3]
     if kind == "segments":
         return "Segments by " + SEGMENT_ORDERS[what]
-    return "Tablespace IO Stats"
+    return "Tablespace IO Stats"  # also for read_time
 
 
-def find(report: Report, orders: tuple[str, ...], db_time_s: float | None) -> tuple[list[Culprit], str | None]:
-    """Culprits by the first order the report prints, and, when none is printed, which sections were needed."""
+def find(report: Report, orders: tuple[str, ...], db_time_s: float | None, kinds: int = 2) -> tuple[list[Culprit], str | None]:
+    """Culprits by the first order of each kind (sql, segments, tablespace) the report prints, for
+    at most ``kinds`` kinds in the order given (where and who: the slow tablespace and the SQL
+    reading it); when none is printed, which sections were needed."""
     if report.kind == "ash":  # an ASH report ranks its SQL by sampled activity only
         orders = tuple(o for o in orders if not o.startswith("sql:")) + ("sql:ash",)
+    found: list[Culprit] = []
+    done: set[str] = set()
     for order in orders:
         kind, _, what = order.partition(":")
+        if kind in done:
+            continue
         if kind == "sql":
             got = sql(report, what, db_time_s)
         elif kind == "segments":
@@ -178,7 +192,12 @@ def find(report: Report, orders: tuple[str, ...], db_time_s: float | None) -> tu
         else:
             got = tablespaces(report, what or "writes")
         if got:
-            return got, None
+            found += got
+            done.add(kind)
+            if len(done) >= kinds:
+                break
+    if found:
+        return found, None
     return [], "needs " + " or ".join(_section_title(o) for o in orders) + " (not printed in this report)"
 
 

@@ -188,6 +188,7 @@ def g06(ctx: Context, th: dict):
     for e in reads:
         f.evidence.append(Evidence(f"avg_ms[{e.name}]", round(e.avg_ms, 3), "ms", f">= {th['read_ms']} ms is slow", e.sources))
     if slow:
+        f.culprit_orders = ("tablespace:read_time", "sql:user_io", "sql:reads", "segments:physical_reads")
         f.title += f"; single-block reads slow ({slow[0].avg_ms:.1f} ms)"
         f.recommendation = ("Reads are slow as well as many: check the storage (latency by file/tablespace in File IO "
                             "Stats, queueing, other tenants) and tune the SQL with most physical reads (SQL ordered by Reads).")
