@@ -25,7 +25,9 @@ def render_markdown(doc: dict) -> str:
     r = doc["report"]
     out = [f"# awrscope analysis: {_md(doc['source']['path'])}", "",
            f"{_md(r['kind'])} {_md(r['format'])} {_md(r['version'] or '?')} · db **{_md(r['db_name'])}** · "
-           f"instance(s) {_md(', '.join(r['instances']) or '?')} · host {_md(r['host'])} · snaps {r['begin_snap']}-{r['end_snap']}",
+           f"instance(s) {_md(', '.join(r['instances']) or '?')} · host {_md(r['host'])} · snaps {r['begin_snap']}-{r['end_snap']}"
+           + (f" · DBID {r['dbid']}" if r.get("dbid") else "")
+           + (f" · {r['begin_time'][:19]} → {(r.get('end_time') or '?')[:19]}" if r.get("begin_time") else ""),
            "", f"elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({_md(r['db_time_basis'])}, "
            f"confidence {_md(r['db_time_confidence'])})", ""]
     out += ["## Verdict", ""]

@@ -12,7 +12,8 @@ def _header(doc: dict) -> list[str]:
     r = doc["report"]
     return [f"{doc['source']['path']}",
             f"  {r['kind']} {r['format']} {r['version'] or 'version not printed'}  db {r['db_name']}  instance(s) {', '.join(r['instances']) or '?'}  "
-            f"snaps {r['begin_snap']}-{r['end_snap']}",
+            f"snaps {r['begin_snap']}-{r['end_snap']}" + (f"  dbid {r['dbid']}" if r.get("dbid") else ""),
+            *([f"  window {r['begin_time'][:19]} .. {(r.get('end_time') or '?')[:19]}"] if r.get("begin_time") else []),
             f"  elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({r['db_time_basis']}, confidence {r['db_time_confidence']})"]
 
 

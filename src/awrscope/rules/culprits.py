@@ -209,7 +209,7 @@ def ash_sql_by_event(ash: Report, n: int = 3) -> dict[str, list[Culprit]]:
         ev, pct = (row.text.get("event") or "").lower(), row.values.get("pct_event") or row.values.get("pct_activity")
         if not ev or not pct or not row.name:
             continue
-        detail = "; ".join(x for x in (f"ASH {os.path.basename(ash.source_path or 'report')} line {row.line}",
+        detail = "; ".join(x for x in (f"from ASH report {os.path.basename(ash.source_path or '')}".rstrip(),
                                        f"waiting on {row.text.get('event')}", _excerpt(row.text.get("sql_text"))) if x)
         out.setdefault(ev, []).append(Culprit("sql", row.text.get("sql_id") or row.name, detail, "sampled activity on the event",
                                               pct, "%", None, "ASH activity", "ash_top_sql", row.line))

@@ -45,7 +45,9 @@ def _cls(name: str | None, wait_class: str | None = None) -> str:
 def analysis_view(doc: dict, report: Report | None = None) -> dict:
     charts = chart_data(doc, report)
     r = doc["report"]
-    title = f"awrscope: {r.get('db_name') or '?'} snaps {r.get('begin_snap')}-{r.get('end_snap')}"
+    when = f"snaps {r.get('begin_snap')}-{r.get('end_snap')}" if r.get("begin_snap") is not None else \
+        (r.get("begin_time") or "")[:16]
+    title = f"awrscope: {r.get('db_name') or '?'} {when}".rstrip()
     return {"title": title, "doc": doc, "report": r, "charts": charts, "svg": _charts_svg(charts),
             "key_metrics": _key_metrics(doc), "tables": section_tables(report) if report is not None else [],
             "has_report": report is not None, "na_groups": _na_groups(doc)}
