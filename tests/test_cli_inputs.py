@@ -180,3 +180,40 @@ def test_output_never_overwrites_an_input(tmp_path):
     out = tmp_path / "a.json"
     assert CliRunner().invoke(main, ["analyze", str(report), "-o", str(out)]).exit_code == 0
     assert out.read_text().startswith("{") and not list(tmp_path.glob(".awrscope-*"))  # written whole, no temp left
+
+
+def test_devices_pipes_links_and_unwritable_outputs(tmp_path, report_text):
+    """Issue 16 items 5, 7 and 8: a device is refused (never read until memory runs out), a named pipe
+    is read as a bounded stream, a symbolic link loop inside a directory is one error line while the
+    good report is still analysed, and -o into a missing directory is one line, exit 2."""
+    p = run("analyze", "--max-size", "1", "/dev/zero")
+    assert p.returncode == 2 and "not a regular file" in one_line_error(p)
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "good.txt").write_text(report_text)
+    os.symlink(tmp_path / "loopB", tmp_path / "loopA")
+    os.symlink(tmp_path / "loopA", tmp_path / "loopB")
+    os.symlink(tmp_path / "loopA", d / "loop.txt")
+    p = run("analyze", "--format", "json", str(d))
+    assert p.returncode == 2 and "loop.txt: cannot be read (Too many levels of symbolic links)" in one_line_error(p)
+    assert json.loads(p.stdout)["report"]["db_name"]  # the good report was analysed
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"cat '{FIXTURES / 'mini_awr_11204.txt'}' > '{fifo}'"])
+    p = run("parse", "--format", "json", str(fifo))
+    writer.wait(timeout=30)
+    assert p.returncode == 0 and json.loads(p.stdout)["report"]["kind"] == "awr"
+    p = run("analyze", str(d / "good.txt"), "-o", str(tmp_path / "missing" / "out.txt"))
+    assert p.returncode == 2 and "cannot write" in one_line_error(p)
+
+
+def test_zip_total_size_is_capped(tmp_path, monkeypatch):
+    from awrscope.errors import InputError
+    from awrscope.parsers import source
+    f = tmp_path / "many.zip"
+    with zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as z:
+        for k in range(3):
+            z.writestr(f"r{k}.txt", b"A" * 4000)
+    monkeypatch.setattr(source, "ZIP_TOTAL_MAX", 10_000)  # 3 x 4,000 bytes in all: over
+    with pytest.raises(InputError, match="12.0 kB|decompress to"):
+        source.read_sources(str(f), max_bytes=5000)

@@ -59,11 +59,20 @@ def emit(text: str, output: str | None) -> None:
         click.echo(text)
         return
     folder = os.path.dirname(os.path.abspath(output))
-    fd, tmp = tempfile.mkstemp(prefix=".awrscope-", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".awrscope-", dir=folder)
+    except OSError as e:  # a missing or read-only directory: one line, not a traceback
+        click.echo(f"awrscope: cannot write {output}: {e.strerror or e}", err=True)
+        sys.exit(EXIT_UNUSABLE)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text + "\n")
         os.replace(tmp, output)
+    except OSError as e:  # a full device, a quota: the partial file is removed, the old output kept
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        click.echo(f"awrscope: cannot write {output}: {e.strerror or e}", err=True)
+        sys.exit(EXIT_UNUSABLE)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

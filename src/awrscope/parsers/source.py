@@ -9,6 +9,7 @@ import gzip
 import hashlib
 import io
 import os
+import stat
 import sys
 import zipfile
 import zlib
@@ -30,6 +31,10 @@ class Source:
     size: int  # bytes of the decompressed content
 
 
+#: The most an archive may decompress to in all (each member is also held to --max-size)
+ZIP_TOTAL_MAX = 1 << 30
+
+
 def expand_inputs(args: list[str]) -> list[str]:
     """Files, directories (walked, sorted) and globs to a list of paths; '-' is stdin."""
     out: list[str] = []
@@ -39,13 +44,15 @@ def expand_inputs(args: list[str]) -> list[str]:
             continue
         p = Path(a)
         if p.is_dir():
-            for root, dirs, files in os.walk(p):
+            unreadable: list[str] = []
+            for root, dirs, files in os.walk(p, onerror=lambda e: unreadable.append(e.filename)):
                 dirs.sort()
                 for f in sorted(files):
                     if f.startswith("."):
                         continue
                     if f.lower().endswith(_REPORT_SUFFIXES) or "." not in f:
                         out.append(os.path.join(root, f))
+            out.extend(u for u in unreadable if u)  # each reported as one error line when read
         elif p.exists():
             out.append(a)
         elif any(ch in a for ch in "*?["):
@@ -59,11 +66,22 @@ def expand_inputs(args: list[str]) -> list[str]:
 
 
 def read_sources(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Source]:
-    """One path to its report sources (a zip may hold several)."""
+    """One path to its report sources (a zip may hold several). Regular files are read up to the
+    size limit; a named pipe is read as a stream, bounded the same way; a device, socket or
+    unreadable entry is one clear error, never an endless read or a traceback."""
     if path == "-":
         data = sys.stdin.buffer.read(max_bytes + 1)
         return [_source("<stdin>", _maybe_gunzip(data, "<stdin>", max_bytes), max_bytes)]
     try:
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError(f"{path}: is a directory" + ("" if os.access(path, os.R_OK | os.X_OK) else
+                                                          " that cannot be read (permission denied)"))
+        if stat.S_ISFIFO(st.st_mode):
+            with open(path, "rb") as fh:
+                return _from_bytes(path, fh.read(max_bytes + 1), max_bytes)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(f"{path}: not a regular file (a device or socket): not read")
         with open(path, "rb") as fh:
             head = fh.read(4)
             fh.seek(0)
@@ -75,13 +93,22 @@ def read_sources(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Source]:
             if size > max_bytes:
                 raise InputError(f"{path}: {size / 1e6:.0f} MB is larger than the limit of "
                                  f"{max_bytes / 1e6:.0f} MB (raise it with --max-size)")
-            return [_source(path, fh.read(), max_bytes)]
+            return [_source(path, fh.read(max_bytes + 1), max_bytes)]
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory") from None
     except PermissionError:
         raise InputError(f"{path}: permission denied") from None
+    except OSError as e:  # a symbolic link loop, an I/O error: this input only
+        raise InputError(f"{path}: cannot be read ({e.strerror or e})") from None
+
+
+def _from_bytes(name: str, data: bytes, max_bytes: int) -> list[Source]:
+    """Sources from bytes read as a stream (a named pipe): gzip and zip recognised by their magic."""
+    if data[:4] == b"PK\x03\x04":
+        return _read_zip(io.BytesIO(data), name, max_bytes)
+    return [_source(name, _maybe_gunzip(data, name, max_bytes), max_bytes)]
 
 
 def _source(name: str, data: bytes, max_bytes: int) -> Source:
@@ -122,6 +149,10 @@ def _read_zip(fh, name: str, max_bytes: int) -> list[Source]:
     except zipfile.BadZipFile as e:
         raise InputError(f"{name}: not a readable zip file ({e})") from None
     sources = []
+    total = sum(i.file_size for i in zf.infolist() if not i.is_dir())
+    if total > ZIP_TOTAL_MAX:
+        raise InputError(f"{name}: its members decompress to {total / 1e9:.1f} GB in all, more than the "
+                         f"{ZIP_TOTAL_MAX / 1e9:.0f} GB awrscope reads from one archive: unzip it and give the directory")
     with zf:
         for info in zf.infolist():
             if info.is_dir() or info.filename.startswith("__MACOSX/"):
