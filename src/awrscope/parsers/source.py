@@ -79,7 +79,7 @@ def read_sources(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Source]:
                                                           " that cannot be read (permission denied)"))
         if stat.S_ISFIFO(st.st_mode):
             with open(path, "rb") as fh:
-                return _from_bytes(path, fh.read(max_bytes + 1), max_bytes)
+                return _from_bytes(path, _read_bounded(fh, max_bytes), max_bytes)
         if not stat.S_ISREG(st.st_mode):
             raise InputError(f"{path}: not a regular file (a device or socket): not read")
         with open(path, "rb") as fh:
@@ -93,7 +93,7 @@ def read_sources(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Source]:
             if size > max_bytes:
                 raise InputError(f"{path}: {size / 1e6:.0f} MB is larger than the limit of "
                                  f"{max_bytes / 1e6:.0f} MB (raise it with --max-size)")
-            return [_source(path, fh.read(max_bytes + 1), max_bytes)]
+            return [_source(path, fh.read(size + 1) if size else _read_bounded(fh, max_bytes), max_bytes)]
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -102,6 +102,17 @@ def read_sources(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Source]:
         raise InputError(f"{path}: permission denied") from None
     except OSError as e:  # a symbolic link loop, an I/O error: this input only
         raise InputError(f"{path}: cannot be read ({e.strerror or e})") from None
+
+
+def _read_bounded(fh, max_bytes: int) -> bytes:
+    """At most max_bytes + 1 bytes, in chunks: read(n) would allocate n bytes up front."""
+    out = bytearray()
+    while len(out) <= max_bytes:
+        chunk = fh.read(min(1 << 22, max_bytes + 1 - len(out)))
+        if not chunk:
+            break
+        out += chunk
+    return bytes(out)
 
 
 def _from_bytes(name: str, data: bytes, max_bytes: int) -> list[Source]:
