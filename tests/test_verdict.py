@@ -254,3 +254,12 @@ def test_slow_reads_name_the_tablespace_and_the_sql(corpus):
     assert (ts["kind"], ts["name"], ts["line"], ts["detail"]) == ("tablespace", "PARIDX", 966, "29.4 ms per read")
     assert ts["value"] == pytest.approx(75654 * 29.4 / 1000)
     assert sql and sql[0]["section"] == "sql_by_reads"
+
+
+def test_compare_period_report_lists_its_period_findings_in_the_store(corpus, tmp_path):
+    from awrscope.store import Store
+    store = Store(f"sqlite:///{tmp_path}/s.db")
+    [res] = store.import_paths([str(corpus / VAREJO_DIFF)], jobs=1)
+    assert res.status == "added" and res.top_finding.startswith("period 2: Redo write I/O latency bound")
+    [row] = store.list(finding="R01")
+    assert row["top_severity"] == "critical" and row["n_findings"] >= 5
