@@ -190,6 +190,8 @@ def test_200_mb_upload_is_refused_early(small_server):
                 break
             answer += chunk
     assert answer.startswith(b"HTTP/1.1 413") and b"larger than the limit" in answer
+    head = answer.split(b"\r\n\r\n", 1)[0].lower()  # the 413 carries the security headers too
+    assert b"x-content-type-options: nosniff" in head and b"content-security-policy:" in head
 
     # streamed without a length: cut off once past the limit
     def chunks():
@@ -237,17 +239,45 @@ def test_parse_timeout_kills_the_worker():
     assert "took longer than" in res.message
 
 
+TOKEN = "a-team-token-of-24-chars"
+
+
 def test_token(tmp_path):
-    srv = Server(str(tmp_path / "t.db"), "--token", "s3cret")
+    srv = Server(str(tmp_path / "t.db"), "--token", TOKEN)
     try:
         assert httpx.get(srv.base + "/api/reports").status_code == 401
         r = httpx.get(srv.base + "/", follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"].startswith("/login")
-        assert httpx.get(srv.base + "/api/reports", headers={"Authorization": "Bearer s3cret"}).status_code == 200
+        assert httpx.get(srv.base + "/api/reports", headers={"Authorization": "Bearer " + TOKEN}).status_code == 200
         assert httpx.get(srv.base + "/api/reports", headers={"Authorization": "Bearer wrong"}).status_code == 401
         with httpx.Client(base_url=srv.base) as c:
             assert c.post("/login", data={"token": "wrong", "next": "/"}).status_code == 401
-            r = c.post("/login", data={"token": "s3cret", "next": "/"}, follow_redirects=True)
+            r = c.post("/login", data={"token": TOKEN, "next": "/"}, follow_redirects=True)
             assert r.status_code == 200 and "reports" in r.text
     finally:
         srv.stop()
+
+
+def test_cross_site_writes_and_foreign_hosts_are_refused(server, uploaded):
+    """Issue 16 items 1-2: a page on another site, or another port of this host, cannot delete or
+    plant reports through the user's browser (Origin / Sec-Fetch-Site); a Host header naming another
+    server (DNS rebinding) is refused; clients that send neither (curl, scripts) keep working."""
+    _, ids = uploaded
+    rid = ids[0]
+    evil = {"Origin": "http://evil.example"}
+    assert httpx.post(f"{server.base}/reports/{rid}/delete", headers=evil).status_code == 403
+    other_port = {"Origin": f"http://127.0.0.1:{server.port + 1}", "Sec-Fetch-Site": "same-site"}
+    assert httpx.post(f"{server.base}/reports/{rid}/delete", headers=other_port).status_code == 403
+    files = [("files", ("x.txt", b"STATSPACK report for\n", "text/plain"))]
+    r = httpx.post(server.base + "/api/reports", files=files, headers={"Origin": "null"})
+    assert r.status_code == 403 and "cross-site" in r.json()["detail"]
+    assert httpx.get(f"{server.base}/api/reports/{rid}").status_code == 200  # still there
+    assert httpx.get(server.base + "/api/health", headers={"Host": "rebind.evil.example"}).status_code == 400
+    same = {"Origin": server.base, "Sec-Fetch-Site": "same-origin"}
+    assert httpx.get(server.base + "/api/health", headers=same).status_code == 200
+
+
+def test_short_token_refused(tmp_path):
+    from awrscope.web import create_app
+    with pytest.raises(ValueError, match="at least 16"):
+        create_app(str(tmp_path / "t.db"), token="s3cret")

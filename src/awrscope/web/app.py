@@ -9,8 +9,8 @@ import hmac
 import secrets
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlencode
+from typing import Any, Iterable
+from urllib.parse import urlencode, urlsplit
 
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
@@ -61,6 +61,42 @@ class BodyLimit:
         await self.app(scope, limited, send)
 
 
+#: Headers on every response, the 413 written by BodyLimit included (CSP is added per request: it holds a nonce)
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
+
+#: Host names served when no other is configured: a DNS-rebinding page names its own host, not these
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+#: A token shorter than this is refused at start: it could be guessed
+MIN_TOKEN_LENGTH = 16
+
+
+def host_name(host_header: str) -> str:
+    """'127.0.0.1:8000' -> '127.0.0.1'; '[::1]:8000' -> '::1'."""
+    h = host_header.strip().lower()
+    if h.startswith("["):
+        return h[1:h.find("]")] if "]" in h else h
+    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+
+
+def cross_site(method: str, headers, host_header: str) -> str | None:
+    """Why a state-changing request looks forged by another site, or None. Browsers send Origin on
+    POST/DELETE and Sec-Fetch-Site on every request; clients without them (curl, scripts) are not
+    browsers and cannot be made to send a user's cookie by another page."""
+    if method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    site = headers.get("sec-fetch-site")
+    if site and site not in ("same-origin", "none"):
+        return f"Sec-Fetch-Site: {site}"
+    origin = headers.get("origin")
+    if origin and origin != "null":
+        if urlsplit(origin).netloc.lower() != host_header.strip().lower():
+            return f"Origin {origin} is not this server"
+    elif origin == "null":
+        return "Origin: null"
+    return None
+
+
 async def _too_large(scope, send, limit: int):
     msg = f"The upload is larger than the limit of {limit / 1e6:.0f} MB."
     api = scope["path"].startswith("/api/")
@@ -68,7 +104,9 @@ async def _too_large(scope, send, limit: int):
         title="Upload too large", message=msg, status=413, nonce="", token_required=False)).encode()
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"application/json" if api else b"text/html; charset=utf-8"),
-                            (b"content-length", str(len(body)).encode()), (b"connection", b"close")]})
+                            (b"content-length", str(len(body)).encode()), (b"connection", b"close"),
+                            (b"content-security-policy", b"default-src 'none'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"),
+                            *[(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]]})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -79,7 +117,12 @@ _ENV.globals["version"] = __version__
 
 
 def create_app(db_url: str | None = None, token: str | None = None, limits: ParseLimits | None = None,
-               max_request_bytes: int | None = None, config: dict | None = None) -> FastAPI:
+               max_request_bytes: int | None = None, config: dict | None = None,
+               allowed_hosts: Iterable[str] = ()) -> FastAPI:
+    if token is not None and len(token) < MIN_TOKEN_LENGTH:
+        raise ValueError(f"the token must be at least {MIN_TOKEN_LENGTH} characters (e.g. python -c "
+                         "'import secrets; print(secrets.token_urlsafe(24))')")
+    hosts = LOCAL_HOSTS | {h.lower() for h in allowed_hosts}
     limits = limits or ParseLimits()
     max_request_bytes = max_request_bytes or limits.max_bytes
     store0 = Store(db_url)  # applies the migrations once, at start
@@ -125,6 +168,12 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     @app.middleware("http")
     async def guard(request: Request, call_next):
         request.state.nonce = secrets.token_urlsafe(12)
+        host = request.headers.get("host", "")
+        if host_name(host) not in hosts:  # DNS rebinding: a foreign name resolving to this server
+            return _secured(JSONResponse({"detail": f"host {host!r} is not served here (--allowed-host)"}, status_code=400))
+        forged = cross_site(request.method, request.headers, host)
+        if forged:  # CSRF: another site (or another port of this host) posting with the user's browser
+            return _secured(JSONResponse({"detail": f"cross-site request refused ({forged})"}, status_code=403))
         if token and not request.url.path.startswith(("/static/", "/login")):
             given = request.headers.get("authorization", "").removeprefix("Bearer ").strip() \
                 or request.cookies.get("awrscope_token", "")
@@ -137,8 +186,10 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             f"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
             f"script-src 'self' 'nonce-{request.state.nonce}'; object-src 'none'; frame-ancestors 'none'; "
             "base-uri 'none'; form-action 'self'")
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
+        return _secured(response)
+
+    def _secured(response: Response) -> Response:
+        response.headers.update(SECURITY_HEADERS)
         return response
 
     async def _error(request: Request, status: int, message: str) -> Response:

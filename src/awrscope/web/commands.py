@@ -16,13 +16,16 @@ from ..store.commands import DB_OPTION
 @click.option("--port", type=int, default=8700, show_default=True)
 @click.option("--token", envvar="AWRSCOPE_TOKEN", default=None,
               help="Shared token required from every client (team servers; also $AWRSCOPE_TOKEN).")
+@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+              help="Host name clients use to reach the server (repeatable); 127.0.0.1, localhost and --host are "
+                   "always allowed. Other Host headers are refused (DNS rebinding).")
 @click.option("--max-upload", type=int, default=64, show_default=True, help="Largest upload, MiB (also per report "
               "after decompression).")
 @click.option("--parse-timeout", type=float, default=60.0, show_default=True, help="Seconds one upload may take.")
 @click.option("--workers", type=int, default=None, help="Uploads parsed at once (default: CPUs, at most 4).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="Rule thresholds (TOML).")
-def serve_cmd(db_url: str | None, host: str, port: int, token: str | None, max_upload: int, parse_timeout: float,
-              workers: int | None, config_path: str | None) -> None:
+def serve_cmd(db_url: str | None, host: str, port: int, token: str | None, allowed_hosts: tuple[str, ...], max_upload: int,
+              parse_timeout: float, workers: int | None, config_path: str | None) -> None:
     """Serve the web app: upload, reports, analysis, compare, trend, rules; JSON under /api."""
     try:
         import uvicorn
@@ -40,8 +43,9 @@ def serve_cmd(db_url: str | None, host: str, port: int, token: str | None, max_u
     if workers:
         limits.workers = workers
     try:
-        app = create_app(db_url, token=token, limits=limits, config=load_config(config_path) if config_path else None)
-    except AwrscopeError as e:
+        app = create_app(db_url, token=token, limits=limits, config=load_config(config_path) if config_path else None,
+                         allowed_hosts=(host, *allowed_hosts))
+    except (AwrscopeError, ValueError) as e:
         click.echo(f"awrscope: {e}", err=True)
         sys.exit(EXIT_UNUSABLE)
     click.echo(f"awrscope: serving {app.state.url if '://' not in app.state.url else app.state.url.split('@')[-1]} "
