@@ -80,20 +80,19 @@ def host_name(host_header: str) -> str:
 
 
 def cross_site(method: str, headers, host_header: str) -> str | None:
-    """Why a state-changing request looks forged by another site, or None. Browsers send Origin on
-    POST/DELETE and Sec-Fetch-Site on every request; clients without them (curl, scripts) are not
-    browsers and cannot be made to send a user's cookie by another page."""
+    """Why a state-changing request looks forged by another site, or None. Browsers send
+    Sec-Fetch-Site on every request: only same-origin (or a user-typed navigation) may write.
+    Without it (an old browser) a foreign Origin is refused; 'Origin: null' is what a same-origin
+    form sends under Referrer-Policy no-referrer, so it is not evidence by itself. Clients sending
+    neither (curl, scripts) are not browsers and cannot be made to send a user's cookie by a page."""
     if method in ("GET", "HEAD", "OPTIONS"):
         return None
     site = headers.get("sec-fetch-site")
-    if site and site not in ("same-origin", "none"):
-        return f"Sec-Fetch-Site: {site}"
+    if site:
+        return None if site in ("same-origin", "none") else f"Sec-Fetch-Site: {site}"
     origin = headers.get("origin")
-    if origin and origin != "null":
-        if urlsplit(origin).netloc.lower() != host_header.strip().lower():
-            return f"Origin {origin} is not this server"
-    elif origin == "null":
-        return "Origin: null"
+    if origin and origin != "null" and urlsplit(origin).netloc.lower() != host_header.strip().lower():
+        return f"Origin {origin} is not this server"
     return None
 
 
