@@ -257,3 +257,25 @@ def test_urls(tmp_path, monkeypatch):
     from awrscope.store import StoreError
     with pytest.raises(StoreError):
         connect("mysql://nope")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_processes_opening_a_fresh_store_at_once(backend, tmp_path):
+    """Issue 16 item 9: two processes migrating one fresh database at once: both succeed, every
+    migration is applied once (PostgreSQL died with UniqueViolation in 2 of 10 rounds before)."""
+    for k in range(5):
+        (tmp_path / str(k)).mkdir()
+        url, cleanup = make_url(backend, tmp_path / str(k))
+        try:
+            code = f"from awrscope.store import Store; Store({url!r}).close()"
+            procs = [subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE) for _ in range(2)]
+            errs = [p.communicate(timeout=120)[1].decode() for p in procs]
+            assert [p.returncode for p in procs] == [0, 0], errs
+            c = connect(url)
+            try:
+                versions = [r[0] for r in c.execute("SELECT version FROM schema_migrations ORDER BY version")]
+            finally:
+                c.close()
+            assert versions == sorted(set(versions)) and len(versions) >= 2
+        finally:
+            cleanup()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Protocol, Sequence
@@ -50,7 +51,16 @@ class SQLiteConnection:
         except sqlite3.Error as e:
             raise StoreError(f"cannot open SQLite store {path}: {e}") from None
         self._db.execute("PRAGMA foreign_keys = ON")
-        self._db.execute("PRAGMA journal_mode = WAL")  # readers (the web app) never block the importer
+        # readers (the web app) never block the importer. Switching a fresh file to WAL needs it alone and
+        # ignores the busy timeout: a second process opening it at that moment retries instead of failing
+        for attempt in range(100):
+            try:
+                self._db.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or attempt == 99:
+                    raise StoreError(f"cannot open SQLite store {path}: {e}") from None
+                time.sleep(0.05)
         self._db.execute("PRAGMA synchronous = NORMAL")
         self._in_tx = False
         self.path = path
@@ -168,8 +178,13 @@ def connect(url: str | None = None) -> Connection:
 
 def migrate(conn: Connection) -> list[str]:
     """Apply the numbered migrations not applied yet, each in its own transaction. Returns their names."""
-    conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-                 "applied_at TEXT NOT NULL)")
+    with conn.transaction():
+        if conn.dialect == "postgresql":
+            # CREATE TABLE IF NOT EXISTS is not safe against itself in PostgreSQL: two processes opening a
+            # fresh database at once both pass the check and one dies on pg_type's unique index
+            conn.execute("SELECT pg_advisory_xact_lock(7007007)")
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                     "applied_at TEXT NOT NULL)")
     applied = []
     for f in sorted(MIGRATIONS.glob("[0-9][0-9][0-9]_*.sql")):
         version = int(f.name[:3])
