@@ -70,3 +70,15 @@ def test_bad_url_is_a_clear_error(tmp_path):
     assert r.exit_code == 2 and "unsupported store URL" in r.output
     r = run("db", "list", "--db", "postgresql://nobody:pw@127.0.0.1:1/none")
     assert r.exit_code == 2 and "cannot connect to PostgreSQL" in r.output and "pw@" not in r.output
+
+
+def test_list_has_a_header_and_the_full_end_date(tmp_path, corpus):
+    """Issue 17: a 6-day window reads 2017-10-21 00:00:14 .. 2017-10-27 09:00:57 (the report's header
+    snapshot times), not '.. 09:00:57'; a window within one day keeps the short end."""
+    db = str(tmp_path / "l.db")
+    run("db", "import", "--db", db, str(corpus / "awr_html_11204_tanjie_dquito_6day.html"),
+        str(corpus / "awr_txt_11203_antognini_top2_1830_1845.txt"))
+    lines = run("db", "list", "--db", db).output.splitlines()
+    assert lines[0].split()[:4] == ["id", "database", "instance", "window"]
+    assert any("2017-10-21 00:00:14 .. 2017-10-27 09:00:57" in l for l in lines)
+    assert any("2014-04-23 18:30:05 .. 18:45:06 " in l for l in lines)

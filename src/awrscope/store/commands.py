@@ -90,10 +90,14 @@ def db_list(db_url: str | None, fmt: str, limit: int, offset: int, **filters) ->
     if fmt == "json":
         click.echo(json.dumps({"total": total, "reports": rows}, indent=1, default=str))
         return
+    if rows:
+        click.echo(f"{'id':6s} {'database':10s} {'instance':12s} {'window (begin .. end)':42s} {'kind':10s} worst finding")
     for r in rows:
-        window = f"{r['begin_time'] or '?'} .. {(r['end_time'] or '?')[11:] or '?'}"
+        begin, end = str(r["begin_time"] or "?"), str(r["end_time"] or "?")
+        # the end's date is printed whenever it is not the begin's: a 3-day window must not read as 9 hours
+        window = f"{begin} .. {end[11:] if end[:10] == begin[:10] and len(end) > 11 else end}"
         top = f"{r['top_severity']}: {r['top_finding_title']}" if r["top_finding_id"] else "no finding"
-        click.echo(f"#{r['id']:<5d} {r['db_name'] or '?':10s} {(r['instance'] or '?')[:12]:12s} {window:31s} "
+        click.echo(f"#{r['id']:<5d} {r['db_name'] or '?':10s} {(r['instance'] or '?')[:12]:12s} {window:42s} "
                    f"{r['kind']:10s} {top}")
     click.echo(f"{len(rows)} of {total} reports", err=True)
 
