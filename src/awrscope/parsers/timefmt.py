@@ -43,3 +43,17 @@ def parse_time(text: str) -> datetime | None:
 
 def _fold(s: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", s.lower()) if not unicodedata.combining(c))
+
+
+def checked_elapsed(elapsed_min: float | None, begin: datetime | None, end: datetime | None,
+                    warn, printed: str, times: str, using: str | None = None) -> float | None:
+    """Elapsed seconds: the printed minutes unless they disagree with end - begin by more than the
+    times' own rounding (whole seconds or minutes: 2 min or 5 %), then the times, with a warning
+    ``warn(message)``; the span alone when nothing is printed."""
+    span_s = (end - begin).total_seconds() if begin and end and end > begin else None
+    elapsed = elapsed_min * 60 if elapsed_min else None
+    if elapsed and span_s and abs(elapsed - span_s) > max(120.0, 0.05 * span_s):
+        warn(f"header {printed} {elapsed_min:g} min disagrees with the {times} ({span_s / 60:.2f} min); using the {using or times}")
+        elapsed = span_s
+    return elapsed or span_s
+

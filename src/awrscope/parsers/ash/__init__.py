@@ -9,11 +9,11 @@ format-neutral records; one mapper per section (``sections``) makes the typed ro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from ...errors import NotAReportError
 from ...model import ParseIssue, Report, Section
 from ..detect import Detected
+from ..timefmt import checked_elapsed
 from .header import AshHeader, build_header, text_pairs, title_of
 from .records import Table, group_rows
 from .sections import Context, lookup, sql_texts
@@ -115,17 +115,10 @@ def _derive_times(report: Report, ah: AshHeader) -> None:
     """elapsed_s from the printed Elapsed Time, checked against the analysis begin and end
     times; db_time_s = average active sessions x elapsed_s (an estimate, said so)."""
     h = report.header
-    span_s = None
-    if h.begin and h.end and h.begin.time and h.end.time and h.end.time - h.begin.time > timedelta(0):
-        span_s = (h.end.time - h.begin.time).total_seconds()
-    elapsed = h.elapsed_min * 60 if h.elapsed_min else None
-    if elapsed and span_s and abs(elapsed - span_s) > max(120.0, 0.05 * span_s):
-        report.issues.append(ParseIssue(
-            "warning", "header", h.elapsed_line,
-            f"header Elapsed Time {h.elapsed_min:g} min disagrees with the analysis begin and end times "
-            f"({span_s / 60:.2f} min); using the times"))
-        elapsed = span_s
-    report.elapsed_s = elapsed or span_s
+    report.elapsed_s = checked_elapsed(
+        h.elapsed_min, h.begin.time if h.begin else None, h.end.time if h.end else None,
+        lambda msg: report.issues.append(ParseIssue("warning", "header", h.elapsed_line, msg)),
+        "Elapsed Time", "analysis begin and end times", using="times")
     if h.elapsed_min is None and report.elapsed_s:
         h.elapsed_min = report.elapsed_s / 60.0
     if ah.aas is not None and report.elapsed_s:

@@ -3,11 +3,11 @@ and HTML. Text and HTML differ only in how raw blocks are cut (``text/``, ``html
 one format-agnostic mapper per section (``sections/``) turns blocks into records."""
 from __future__ import annotations
 
-from datetime import timedelta
 
 from ...model import ParseIssue, Report, Section, make_section
 from ...oracle.events import is_idle_row
 from ..detect import Detected
+from ..timefmt import checked_elapsed
 from .header import db_from_titles, parse_header, parse_header_tables
 from .raw import HTML_HEADER_TITLE, Block
 from .reconcile import reconcile
@@ -200,21 +200,9 @@ def _check_validity(report: Report, text: str) -> None:
 def _derive_times(report: Report) -> None:
     """elapsed_s and db_time_s, each from the best source, with plausibility checks (M01, M02)."""
     h = report.header
-    snap_s = None
-    if h.begin and h.end and h.begin.time and h.end.time:
-        delta = h.end.time - h.begin.time
-        if delta > timedelta(0):
-            snap_s = delta.total_seconds()
-    elapsed = h.elapsed_min * 60 if h.elapsed_min else None
-    if elapsed and snap_s:
-        # snapshot times print whole seconds (or minutes): allow that much slack
-        if abs(elapsed - snap_s) > max(120.0, 0.05 * snap_s):
-            report.issues.append(ParseIssue(
-                "warning", "header", h.line,
-                f"header Elapsed {h.elapsed_min:g} min disagrees with the snapshot times "
-                f"({snap_s / 60:.2f} min); using the snapshot times"))
-            elapsed = snap_s
-    report.elapsed_s = elapsed or snap_s
+    report.elapsed_s = checked_elapsed(
+        h.elapsed_min, h.begin.time if h.begin else None, h.end.time if h.end else None,
+        lambda msg: report.issues.append(ParseIssue("warning", "header", h.line, msg)), "Elapsed", "snapshot times")
     tm = report.sections.get("time_model")
     dbt = tm.row("DB time") if tm else None
     if dbt is not None and dbt.get("time_s"):
