@@ -217,3 +217,30 @@ def test_zip_total_size_is_capped(tmp_path, monkeypatch):
     monkeypatch.setattr(source, "ZIP_TOTAL_MAX", 10_000)  # 3 x 4,000 bytes in all: over
     with pytest.raises(InputError, match="12.0 kB|decompress to"):
         source.read_sources(str(f), max_bytes=5000)
+
+
+def test_internal_errors_have_their_own_exit_code(tmp_path, monkeypatch):
+    """Issue 16 item 12: a bug exits 3 with one line, never 1 (findings) or 2 (bad input), whether it
+    hits one report (the others still analysed) or the command itself."""
+    from click.testing import CliRunner
+
+    import awrscope.analysis
+    import awrscope.render
+    from awrscope.cli import main
+
+    report = Path(__file__).parent.parent / "examples" / "ault_fig4_awr_disk.txt"
+    assert CliRunner().invoke(main, ["analyze", str(report), "--fail-on", "info"]).exit_code == 1
+
+    def broken(*a, **k):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(awrscope.analysis, "analyze", broken)
+    res = CliRunner().invoke(main, ["analyze", "-j", "1", str(report)])
+    assert res.exit_code == 3 and "internal error (KeyError: 'a bug'); please report it" in res.output
+    monkeypatch.undo()
+    monkeypatch.setattr(awrscope.render, "render_text", broken)
+    res = CliRunner().invoke(main, ["analyze", str(report)])
+    assert res.exit_code == 3 and res.output.strip().splitlines() == [
+        "awrscope: analyze: internal error (KeyError: 'a bug'); please report it"]
+    missing = CliRunner().invoke(main, ["analyze", str(tmp_path / "nope.txt")])
+    assert missing.exit_code == 2

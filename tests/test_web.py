@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import gzip
 import io
+import re
 import time
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -19,6 +21,22 @@ from _store import BACKENDS, make_url
 
 SP_A = "statspack_txt_11203_antognini_top2_1830_1845.txt"
 SP_B = "statspack_txt_11203_antognini_top2_1930_1945.txt"
+
+
+@contextmanager
+def browser(base: str, **kw):
+    """A client that holds cookies as a browser does, with the form token of the list page (or the login page)."""
+    with httpx.Client(base_url=base, **kw) as c:
+        page = c.get("/", follow_redirects=True).text
+        m = re.search(r'name="csrf" value="([0-9a-f]+)"', page)
+        assert m, "the page holds no form token"
+        c.csrf = m.group(1)
+        yield c
+
+
+def page_post(base: str, path: str, files=None, data=None, timeout: float = 120) -> httpx.Response:
+    with browser(base, timeout=timeout) as c:
+        return c.post(path, files=files, data={"csrf": c.csrf, **(data or {})})
 
 
 def _read(corpus: Path, name: str) -> bytes:
@@ -41,7 +59,7 @@ def server(request, tmp_path_factory):
 def uploaded(server, corpus_dir):
     corpus = corpus_dir / "reports"
     files = [("files", (SP_A, _read(corpus, SP_A), "text/plain")), ("files", (SP_B, _read(corpus, SP_B), "text/plain"))]
-    r = httpx.post(server.base + "/upload", files=files, timeout=120)
+    r = page_post(server.base, "/upload", files=files)
     assert r.status_code == 200, r.text
     ids = [x["id"] for x in httpx.get(server.base + "/api/reports?db=DBM11203").json()["reports"]]
     assert len(ids) == 2
@@ -143,7 +161,7 @@ def small_server(tmp_path_factory):
 
 
 def _upload(srv, name, data, timeout=60):
-    return httpx.post(srv.base + "/upload", files=[("files", (name, data))], timeout=timeout)
+    return page_post(srv.base, "/upload", files=[("files", (name, data))], timeout=timeout)
 
 
 def test_not_a_report(small_server):
@@ -155,7 +173,7 @@ def test_not_a_report(small_server):
     assert r.status_code == 422 and "not a report file type" in r.text
     r = _upload(small_server, "empty.txt", b"")
     assert r.status_code == 422 and "empty" in r.text
-    assert httpx.post(small_server.base + "/upload", data={"x": "1"}).status_code == 400
+    assert page_post(small_server.base, "/upload", data={"x": "1"}).status_code == 400
 
 
 def test_zip_and_gzip_bombs(small_server):
@@ -250,9 +268,10 @@ def test_token(tmp_path):
         assert r.status_code == 303 and r.headers["location"].startswith("/login")
         assert httpx.get(srv.base + "/api/reports", headers={"Authorization": "Bearer " + TOKEN}).status_code == 200
         assert httpx.get(srv.base + "/api/reports", headers={"Authorization": "Bearer wrong"}).status_code == 401
-        with httpx.Client(base_url=srv.base) as c:
-            assert c.post("/login", data={"token": "wrong", "next": "/"}).status_code == 401
-            r = c.post("/login", data={"token": TOKEN, "next": "/"}, follow_redirects=True)
+        with browser(srv.base) as c:
+            assert c.post("/login", data={"token": TOKEN, "next": "/"}).status_code == 403  # no form token
+            assert c.post("/login", data={"csrf": c.csrf, "token": "wrong", "next": "/"}).status_code == 401
+            r = c.post("/login", data={"csrf": c.csrf, "token": TOKEN, "next": "/"}, follow_redirects=True)
             assert r.status_code == 200 and "reports" in r.text
     finally:
         srv.stop()
@@ -281,3 +300,101 @@ def test_short_token_refused(tmp_path):
     from awrscope.web import create_app
     with pytest.raises(ValueError, match="at least 16"):
         create_app(str(tmp_path / "t.db"), token="s3cret")
+
+
+def test_forms_need_the_session_token(server, uploaded):
+    """Issue 16 item 1, for browsers that send neither Sec-Fetch-Site nor Origin (before 2020): the HTML forms
+    carry a token derived from the session cookie; a form posted without it, or with another session's, is refused."""
+    _, ids = uploaded
+    rid = ids[-1]
+    assert httpx.post(f"{server.base}/reports/{rid}/delete").status_code == 403  # a forged form: no cookie, no token
+    with browser(server.base) as victim, browser(server.base) as attacker:
+        r = victim.post(f"/reports/{rid}/delete", data={"csrf": attacker.csrf})  # the attacker's own valid token
+        assert r.status_code == 403 and "session token" in r.text
+        files = [("files", ("x.txt", b"STATSPACK report for\n", "text/plain"))]
+        assert victim.post("/upload", files=files).status_code == 403
+        assert victim.get(f"/api/reports/{rid}").status_code == 200  # still there
+        page = victim.get(f"/reports/{rid}").text
+        assert f'name="csrf" value="{victim.csrf}"' in page  # the delete form carries it
+
+
+def test_wrong_tokens_are_throttled(tmp_path):
+    """Issue 16 item 3: past 10 wrong tokens from one address in 30 s, every request needing the token is
+    answered 429 with Retry-After, the right token too (or the limit would not slow a search)."""
+    srv = Server(str(tmp_path / "t.db"), "--token", TOKEN)
+    try:
+        statuses = [httpx.get(srv.base + "/api/reports", headers={"Authorization": f"Bearer wrong-{i}"}).status_code
+                    for i in range(12)]
+        assert statuses[:10] == [401] * 10 and statuses[10:] == [429, 429]
+        r = httpx.get(srv.base + "/api/reports", headers={"Authorization": "Bearer " + TOKEN})
+        assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 31
+        assert httpx.get(srv.base + "/static/style.css").status_code == 200  # no token needed: not throttled
+    finally:
+        srv.stop()
+
+
+@pytest.mark.parametrize("path", [
+    "/?db=%C2%B2", "/api/reports?db=%C2%B2", "/api/trend?db=%C2%B2",  # '²' passes str.isdigit, not int()
+    "/api/reports/99999999999999999999", "/reports/9223372036854775808", "/api/reports?offset=9223372036854775808",
+    "/api/compare?a=9223372036854775808&b=1", "/compare?id=9223372036854775808&id=1",
+    "/api/reports?instance=%00", "/?finding=%00", "/trend?db=%00", "/api/reports/1%00",
+])
+def test_odd_parameters_are_4xx(small_server, path):
+    """Issue 16 item 10: every parameter is validated into a 4xx with a message, never a 500."""
+    r = httpx.get(small_server.base + path)
+    assert r.status_code in (200, 400, 404, 422), (path, r.status_code, r.text[:200])
+    assert r.status_code != 500
+    if r.status_code != 200:
+        assert ("Invalid parameter" in r.text or "NUL" in r.text or "Pick two" in r.text), r.text[:300]
+
+
+def test_like_wildcards_are_literal(small_server):
+    """'%' or '_' in a filter matches itself, not every report (SQLite's LIKE also stopped at a NUL)."""
+    assert httpx.get(small_server.base + "/api/reports").json()["total"] > 0
+    for value in ("%", "_", "%25"):
+        assert httpx.get(small_server.base + "/api/reports", params={"instance": value}).json()["total"] == 0
+
+
+def test_raw_download_of_a_hostile_member_name(small_server, corpus_dir):
+    """A CR/LF or quote in a zip member's name never reaches the Content-Disposition header raw."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr('evil\r\nSet-Cookie: x=1;".txt', _read(corpus_dir / "reports", SP_B) + b"\n ")
+    r = httpx.post(small_server.base + "/api/reports", files=[("files", ("z.zip", buf.getvalue()))], timeout=120)
+    [res] = r.json()["results"]
+    assert res["status"] == "added", res
+    raw = httpx.get(f"{small_server.base}/api/reports/{res['id']}/raw")
+    assert raw.status_code == 200 and "set-cookie" not in raw.headers
+    assert raw.headers["content-disposition"] == ('attachment; filename="evil__Set-Cookie__x_1__.txt"; '
+                                                  "filename*=UTF-8''evil%0D%0ASet-Cookie%3A%20x%3D1%3B%22.txt")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's peak memory from /proc")
+def test_concurrent_uploads_hold_few_files_in_memory(tmp_path):
+    """Issue 16 item 11: 8 uploads of 16 MiB at once, one parse worker: the server holds one or two files in
+    memory at a time (the others wait spooled on disk). Before the bound its peak grew by ~9 files (142 MiB)."""
+    import threading
+
+    def peak_mib(pid: int) -> int:
+        line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith("VmHWM"))
+        return int(line.split()[1]) // 1024
+
+    srv = Server(str(tmp_path / "m.db"), "--max-upload", "20", "--workers", "1")
+    try:
+        before = peak_mib(srv.proc.pid)
+        body = b"not a report, only words\n" * (16 * 1024 * 1024 // 25)
+        answers: list[int] = []
+
+        def upload():
+            r = httpx.post(srv.base + "/api/reports", files=[("files", ("x.txt", body))], timeout=300)
+            answers.append(r.status_code)
+
+        threads = [threading.Thread(target=upload) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(300)
+        assert answers == [200] * 8
+        assert peak_mib(srv.proc.pid) - before < 5 * 16
+    finally:
+        srv.stop()

@@ -4,6 +4,18 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # findings at or above --fail-on
 EXIT_UNUSABLE = 2  # usage error, unreadable or unsupported input
+EXIT_INTERNAL = 3  # a bug in awrscope (an unexpected exception): please report it
+
+#: How an unexpected exception is named in a one-line message, so callers can tell a bug from bad input
+INTERNAL_ERROR = "internal error"
+
+
+def internal_message(where: str, e: BaseException) -> str:
+    return f"{where}: {INTERNAL_ERROR} ({type(e).__name__}: {e}); please report it"
+
+
+def is_internal(message: str | None) -> bool:
+    return bool(message) and f": {INTERNAL_ERROR} (" in message
 
 
 class AwrscopeError(Exception):

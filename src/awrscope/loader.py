@@ -9,7 +9,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable
 
-from .errors import AwrscopeError
+from .errors import AwrscopeError, internal_message
 from .parsers import parse_source
 from .parsers.source import expand_inputs, read_sources
 
@@ -35,7 +35,7 @@ def parse_one(path: str, max_bytes: int, then: Callable | None = None) -> list[R
         except MemoryError:
             out.append((src.name, None, f"{src.name}: not enough memory to read this report"))
         except Exception as e:  # noqa: BLE001 - one report's bug never stops the run
-            out.append((src.name, None, f"{src.name}: internal error ({type(e).__name__}: {e})"))
+            out.append((src.name, None, internal_message(src.name, e)))
     return out
 
 

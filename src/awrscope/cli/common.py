@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import click
 
-from ..errors import EXIT_UNUSABLE
+from ..errors import EXIT_INTERNAL, EXIT_UNUSABLE, is_internal
 from ..model import Report
 
 FORMATS = ["text", "markdown", "json", "html"]
@@ -27,6 +27,11 @@ def load_all(paths: tuple[str, ...], max_bytes: int, jobs: int = 0,
     from ..loader import load_many
 
     return load_many(paths, max_bytes, then=then, workers=jobs or None)  # type: ignore[return-value]
+
+def failure_code(errors: list[str]) -> int:
+    """The exit code for inputs that failed: 3 when one failed on a bug of ours, else 2 (unusable input)."""
+    return EXIT_INTERNAL if any(is_internal(e) for e in errors) else EXIT_UNUSABLE
+
 
 def load_config_or_exit(path: str | None) -> dict:
     """The --config TOML file, or exit 2 with one line naming it."""

@@ -7,7 +7,7 @@ import click
 
 from ..errors import EXIT_OK, EXIT_UNUSABLE
 from ..parsers.source import DEFAULT_MAX_BYTES
-from .common import FORMATS, emit, guard_output, infer_format, load_config_or_exit
+from .common import FORMATS, emit, failure_code, guard_output, infer_format, load_config_or_exit
 
 
 def _pair(value: str | None, what: str) -> tuple[float, float] | None:
@@ -116,7 +116,7 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
     if not windows:
         if not errors:
             click.echo("awrscope: no report found", err=True)
-        sys.exit(EXIT_UNUSABLE)
+        sys.exit(failure_code([e["error"] for e in errors]))
     doc = build(windows, errors)
     emit(_render(doc, fmt, "fleet" if doc["kind"] == "fleet" else "trend"), output)
-    sys.exit(EXIT_UNUSABLE if errors else EXIT_OK)
+    sys.exit(failure_code([e["error"] for e in errors]) if errors else EXIT_OK)

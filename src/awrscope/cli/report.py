@@ -7,12 +7,12 @@ from typing import Any
 
 import click
 
-from ..errors import EXIT_OK, EXIT_UNUSABLE
+from ..errors import EXIT_OK, EXIT_UNUSABLE, internal_message
 from ..model import SCHEMA_VERSION, Report
 from ..parsers.source import DEFAULT_MAX_BYTES
 from ..render.json import to_json
 from ..serialize import parse_document
-from .common import FAIL_CHOICES, emit, guard_output, infer_format, load_all, load_config_or_exit
+from .common import FAIL_CHOICES, emit, failure_code, guard_output, infer_format, load_all, load_config_or_exit
 
 
 @click.command("parse")
@@ -33,12 +33,12 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
     """
     guard_output(output, paths)
     results = load_all(paths, max_size * 1024 * 1024, jobs)
-    failed = 0
+    failed: list[str] = []
     docs = []
     texts = []
     for name, report, err in results:
         if err:
-            failed += 1
+            failed.append(err)
             click.echo(f"awrscope: {err}", err=True)
             if fmt == "json" and len(results) > 1:
                 docs.append({"schema_version": SCHEMA_VERSION, "source": {"path": name}, "error": err})
@@ -53,8 +53,8 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
             emit(to_json(payload, indent=indent), output)
     elif texts:
         emit("\n\n".join(texts), output)
-    # Any unusable input makes the run exit 2; the usable ones are still printed.
-    sys.exit(EXIT_UNUSABLE if failed else EXIT_OK)
+    # Any unusable input makes the run exit 2 (3 for a bug of ours); the usable ones are still printed.
+    sys.exit(failure_code(failed) if failed else EXIT_OK)
 
 
 @click.command("analyze")
@@ -74,7 +74,7 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
                 max_size: int, jobs: int) -> None:
     """Diagnose the write path of reports: metrics, findings ranked by impact in DB time, what-ifs.
 
-    Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input.
+    Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input, 3 internal error (a bug).
     """
     guard_output(output, paths)
     from ..render import render_markdown, render_text
@@ -85,10 +85,10 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
         fmt = infer_format(None, output)
     # the HTML report draws from the parsed sections too, so the reports come back with their analyses
     results = load_all(paths, max_size * 1024 * 1024, jobs, then=partial(_analyze_one, config, fmt == "html"))
-    docs, reports, failed = [], [], 0
+    docs, reports, failed = [], [], []
     for name, outcome, err in results:
         if err:
-            failed += 1
+            failed.append(err)
             click.echo(f"awrscope: {err}", err=True)
             continue
         status, value = outcome
@@ -96,14 +96,14 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
             click.echo(f"awrscope: {value}", err=True)
             sys.exit(EXIT_UNUSABLE)
         if status == "error":  # never a traceback for one report; the others are still analysed
-            failed += 1
-            click.echo(f"awrscope: {name}: internal error while analysing ({value})", err=True)
+            failed.append(value)
+            click.echo(f"awrscope: {value}", err=True)
             continue
         doc, report = value
         docs.append(doc)
         reports.append(report)
     if not docs:
-        sys.exit(EXIT_UNUSABLE)
+        sys.exit(failure_code(failed))
     if len(docs) > 1 and any(d["report"]["kind"] == "ash" for d in docs):
         from ..analysis import join_ash  # an ASH report of the same window names the SQL behind the events
         join_ash(docs)
@@ -118,7 +118,7 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
     else:
         emit("\n\n".join(render_text(d) for d in docs), output)
     if failed:
-        sys.exit(EXIT_UNUSABLE)
+        sys.exit(failure_code(failed))
     if fail_on != "none":
         from ..documents import all_findings
         worst = min((SEVERITY_RANK[f["severity"]] for d in docs for f in all_findings(d)), default=99)
@@ -137,7 +137,7 @@ def _analyze_one(config: dict, keep_report: bool, report: Report) -> tuple[str, 
     except ValueError as e:  # bad config values
         return "config", str(e)
     except Exception as e:  # noqa: BLE001 - reported per report, never a traceback
-        return "error", f"{type(e).__name__}: {e}"
+        return "error", internal_message(f"{report.source_path or 'report'}: analysing", e)
 
 
 @click.group("rules", invoke_without_command=True)

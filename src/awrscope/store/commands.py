@@ -66,7 +66,11 @@ def db_import(paths: tuple[str, ...], db_url: str | None, jobs: int | None, conf
     counts = {s: sum(1 for r in results if r.status == s) for s in ("added", "duplicate", "error")}
     click.echo(f"{counts['added']} added, {counts['duplicate']} already stored, {counts['error']} failed "
                f"in {time.perf_counter() - started:.1f} s", err=True)
-    sys.exit(EXIT_UNUSABLE if counts["error"] else EXIT_OK)
+    if counts["error"]:
+        from ..cli.common import failure_code
+
+        sys.exit(failure_code([r.message or "" for r in results if r.status == "error"]))
+    sys.exit(EXIT_OK)
 
 
 @db_group.command("list")

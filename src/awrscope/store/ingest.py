@@ -12,7 +12,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from ..documents import all_findings
-from ..errors import AwrscopeError, InputError
+from ..errors import AwrscopeError, InputError, internal_message
 from ..parsers.source import DEFAULT_MAX_BYTES, Source, read_sources
 
 COMPRESSION = "zlib"
@@ -53,7 +53,7 @@ def prepare(src: Source, config: dict | None = None) -> Prepared | Failed:
     except MemoryError:
         return Failed(src.name, f"{src.name}: not enough memory to read this report")
     except Exception as e:  # an analyser bug must not stop an import of many files
-        return Failed(src.name, f"{src.name}: internal error while analysing ({type(e).__name__}: {e})")
+        return Failed(src.name, internal_message(src.name, e))
     h = report.header
     meta = {
         "kind": report.kind,

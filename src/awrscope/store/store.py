@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Iterator
 
 from .. import __version__
+from ..errors import InputError
 from ..documents import all_findings
 from ..parsers.source import DEFAULT_MAX_BYTES, Source, expand_inputs
 from .backend import Connection, connect, default_url
@@ -202,8 +203,10 @@ class Store:
                until: str | None = None, finding: str | None = None, kind: str | None = None,
                severity: str | None = None) -> tuple[str, list]:
         clauses, params = [], []
+        if any("\x00" in v for v in (db, instance, since, until, finding, kind, severity) if v):
+            raise InputError("a filter value holds a NUL character")  # PostgreSQL refuses it, SQLite's LIKE stops at it
         if db:
-            if db.isdigit():
+            if db.isascii() and db.isdigit() and int(db) < 1 << 63:  # '²' is a digit to str.isdigit
                 clauses.append("(dbid = ? OR UPPER(db_name) = ?)")
                 params += [int(db), db.upper()]
             else:
@@ -211,8 +214,8 @@ class Store:
                 params.append(db.upper())
         if instance:
             # instance holds 'a,b' for global reports: match one whole name
-            clauses.append("(',' || LOWER(instance) || ',') LIKE ?")
-            params.append(f"%,{instance.lower()},%")
+            clauses.append("(',' || LOWER(instance) || ',') LIKE ? ESCAPE '\\'")
+            params.append(f"%,{_like_literal(instance.lower())},%")
         if since:
             clauses.append("end_time >= ?")
             params.append(since)
@@ -225,8 +228,8 @@ class Store:
         if finding or severity:
             sub = ["f.report_id = reports.id"]
             if finding:
-                sub.append("(UPPER(f.rule_id) = ? OR LOWER(f.title) LIKE ?)")
-                params += [finding.upper(), f"%{finding.lower()}%"]
+                sub.append("(UPPER(f.rule_id) = ? OR LOWER(f.title) LIKE ? ESCAPE '\\')")
+                params += [finding.upper(), f"%{_like_literal(finding.lower())}%"]
             if severity:
                 sub.append("f.severity IN (" + ", ".join("?" * (SEVERITIES.index(severity) + 1)) + ")")
                 params += SEVERITIES[:SEVERITIES.index(severity) + 1]
@@ -327,6 +330,11 @@ class Store:
     def iter_ids(self) -> Iterator[int]:
         for r in self.conn.execute("SELECT id FROM reports ORDER BY id"):
             yield int(r[0])
+
+
+def _like_literal(text: str) -> str:
+    """Text matched literally inside a LIKE pattern (ESCAPE '\\'): '%' and '_' are not wildcards."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _is_unique_violation(e: Exception) -> bool:

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Annotated, Any, Iterable
 from urllib.parse import urlencode, urlsplit
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import FastAPI, HTTPException, Path as PathParam, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -21,6 +23,7 @@ from starlette.formparsers import MultiPartException
 
 from .. import __version__
 from ..store import ImportResult, Store
+from ..store.ingest import Failed
 from .embed import analysis_html, compare_html, report_css, report_js, trend_html
 from .views import SEVERITY_ORDER, fmt_num, line_chart, rules_doc
 from .worker import ParseLimits, ParsePool
@@ -28,6 +31,11 @@ from .worker import ParseLimits, ParsePool
 HERE = Path(__file__).parent
 ALLOWED_SUFFIXES = (".txt", ".lst", ".log", ".out", ".html", ".htm", ".gz", ".zip", ".text", ".rpt")
 MAX_FILES = 50
+
+#: Ids and offsets are 64-bit integers in the store: a larger one is a 422, not an OverflowError
+MAX_INT = (1 << 63) - 1
+ReportId = Annotated[int, PathParam(ge=1, le=MAX_INT)]
+QueryId = Annotated[int, Query(ge=1, le=MAX_INT)]
 
 
 class BodyTooLarge(Exception):
@@ -70,6 +78,41 @@ LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 #: A token shorter than this is refused at start: it could be guessed
 MIN_TOKEN_LENGTH = 16
 
+#: Wrong tokens tolerated from one client within the window; past that, every request from it that needs the
+#: token is answered 429 until the window has passed (right guesses too: otherwise the limit would not slow a search)
+AUTH_FAILURES_ALLOWED, AUTH_WINDOW_S = 10, 30.0
+
+SESSION_COOKIE, CSRF_FIELD = "awrscope_session", "csrf"
+
+
+class AuthThrottle:
+    """Failed authentications per client address, in a sliding window."""
+
+    def __init__(self, allowed: int = AUTH_FAILURES_ALLOWED, window_s: float = AUTH_WINDOW_S):
+        self.allowed, self.window_s = allowed, window_s
+        self.failures: dict[str, list[float]] = {}
+
+    def _recent(self, client: str, now: float) -> list[float]:
+        times = [t for t in self.failures.get(client, ()) if now - t < self.window_s]
+        if times:
+            self.failures[client] = times
+        else:
+            self.failures.pop(client, None)
+        return times
+
+    def retry_after(self, client: str) -> int:
+        """Seconds until this client may try again (0: now)."""
+        now = time.monotonic()
+        times = self._recent(client, now)
+        return int(times[0] + self.window_s - now) + 1 if len(times) >= self.allowed else 0
+
+    def failed(self, client: str) -> None:
+        now = time.monotonic()
+        self._recent(client, now)
+        self.failures.setdefault(client, []).append(now)
+        if len(self.failures) > 10_000:  # many addresses: forget the oldest rather than grow without bound
+            self.failures.pop(next(iter(self.failures)))
+
 
 def host_name(host_header: str) -> str:
     """'127.0.0.1:8000' -> '127.0.0.1'; '[::1]:8000' -> '::1'."""
@@ -77,6 +120,19 @@ def host_name(host_header: str) -> str:
     if h.startswith("["):
         return h[1:h.find("]")] if "]" in h else h
     return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+
+
+def content_disposition(stored_name: str) -> str:
+    """An attachment header for a stored name ('a.zip:dir/member'): its last part, with an ASCII fallback
+    of safe characters and the exact name in RFC 5987 form. A CR, LF or quote from a zip member's name
+    must not reach the header (it would end it, or drop the connection)."""
+    from urllib.parse import quote
+
+    at = stored_name.lower().find(".zip:")
+    member = stored_name[at + 5:] if at >= 0 else stored_name
+    name = Path(member.replace("\\", "/")).name or "report"
+    ascii_name = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "._-") else "_" for ch in name)[:120]
+    return f"attachment; filename=\"{ascii_name or 'report'}\"; filename*=UTF-8''{quote(name[:200], safe='')}"
 
 
 def cross_site(method: str, headers, host_header: str) -> str | None:
@@ -128,6 +184,8 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     url = store0.url
     store0.close()
     pool = ParsePool(limits, config)
+    csrf_key = secrets.token_bytes(32)  # per process: a restart asks open pages to reload
+    throttle = AuthThrottle()
     app = FastAPI(title="awrscope", version=__version__, docs_url=None, redoc_url=None,
                   description="Oracle AWR and Statspack report analysis. Every HTML page has a JSON twin under /api.")
     app.state.url, app.state.pool, app.state.token = url, pool, token
@@ -157,7 +215,8 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         return parsed[sha]
 
     def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
-        html = _ENV.get_template(name).render(request=request, nonce=request.state.nonce, **ctx)
+        html = _ENV.get_template(name).render(request=request, nonce=request.state.nonce,
+                                              csrf=getattr(request.state, "csrf", ""), **ctx)
         return HTMLResponse(html, status_code=status)
 
     def wants_html(request: Request) -> bool:
@@ -167,25 +226,50 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     @app.middleware("http")
     async def guard(request: Request, call_next):
         request.state.nonce = secrets.token_urlsafe(12)
+        session = request.cookies.get(SESSION_COOKIE, "")
+        fresh_session = len(session) != 32
+        if fresh_session:
+            session = secrets.token_hex(16)
+        request.state.csrf = hmac.new(csrf_key, session.encode(), "sha256").hexdigest()[:32]
         host = request.headers.get("host", "")
         if host_name(host) not in hosts:  # DNS rebinding: a foreign name resolving to this server
             return _secured(JSONResponse({"detail": f"host {host!r} is not served here (--allowed-host)"}, status_code=400))
+        if "\x00" in request.url.path or "%00" in request.url.query or "\x00" in request.url.query:
+            return _secured(JSONResponse({"detail": "a parameter holds a NUL character"}, status_code=400))
         forged = cross_site(request.method, request.headers, host)
         if forged:  # CSRF: another site (or another port of this host) posting with the user's browser
             return _secured(JSONResponse({"detail": f"cross-site request refused ({forged})"}, status_code=403))
         if token and not request.url.path.startswith(("/static/", "/login")):
+            client = request.client.host if request.client else "?"
+            wait = throttle.retry_after(client)
+            if wait:
+                return _secured(JSONResponse({"detail": f"too many wrong tokens from {client}: retry in {wait} s"},
+                                             status_code=429, headers={"Retry-After": str(wait)}))
             given = request.headers.get("authorization", "").removeprefix("Bearer ").strip() \
                 or request.cookies.get("awrscope_token", "")
             if not hmac.compare_digest(given.encode(), token.encode()):
+                if given:
+                    throttle.failed(client)
                 if wants_html(request):
-                    return RedirectResponse(f"/login?{urlencode({'next': request.url.path})}", status_code=303)
-                return JSONResponse({"detail": "a token is required (Authorization: Bearer TOKEN)"}, status_code=401)
+                    return _secured(RedirectResponse(f"/login?{urlencode({'next': request.url.path})}", status_code=303))
+                return _secured(JSONResponse({"detail": "a token is required (Authorization: Bearer TOKEN)"},
+                                             status_code=401))
         response = await call_next(request)
         response.headers["Content-Security-Policy"] = (
             f"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
             f"script-src 'self' 'nonce-{request.state.nonce}'; object-src 'none'; frame-ancestors 'none'; "
             "base-uri 'none'; form-action 'self'")
+        if fresh_session and wants_html(request):  # the forms of this page carry a token derived from it
+            response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="strict")
         return _secured(response)
+
+    def check_form_token(request: Request, form) -> None:
+        """A form posted by a page of this server carries the token derived from the session cookie; a
+        page elsewhere can neither read the cookie nor compute the token (the key never leaves the server)."""
+        given = str(form.get(CSRF_FIELD, ""))
+        if not (request.cookies.get(SESSION_COOKIE) and hmac.compare_digest(given.encode(), request.state.csrf.encode())):
+            raise HTTPException(403, "The form is missing its session token (reload the page and send it again): "
+                                     "a form posted from another page is refused.")
 
     def _secured(response: Response) -> Response:
         response.headers.update(SECURITY_HEADERS)
@@ -199,6 +283,12 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     @app.exception_handler(BodyTooLarge)
     async def too_large(request: Request, exc: BodyTooLarge):
         return await _error(request, 413, f"The upload is larger than the limit of {max_request_bytes / 1e6:.0f} MB.")
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(request: Request, exc: RequestValidationError):
+        where = "; ".join(f"{'.'.join(str(x) for x in e.get('loc', ())[1:]) or 'request'}: {e.get('msg', 'invalid')}"
+                          for e in exc.errors()[:3])
+        return await _error(request, 422, f"Invalid parameter ({where}).")
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
@@ -216,6 +306,11 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     @app.post("/login", include_in_schema=False)
     async def login(request: Request):
         form = await request.form()
+        check_form_token(request, form)
+        client = request.client.host if request.client else "?"
+        wait = throttle.retry_after(client)
+        if wait:
+            raise HTTPException(429, f"Too many wrong tokens from {client}: retry in {wait} s.")
         given = str(form.get("token", ""))
         nxt = str(form.get("next", "/"))
         nxt = nxt if nxt.startswith("/") and not nxt.startswith("//") else "/"
@@ -223,6 +318,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             resp = RedirectResponse(nxt, status_code=303)
             resp.set_cookie("awrscope_token", given, httponly=True, samesite="strict")
             return resp
+        throttle.failed(client)
         return page(request, "login.html", status=401, next=nxt, error=True)
 
     # -- list and upload ---------------------------------------------------------------------------------------
@@ -239,7 +335,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     async def api_list(db: str | None = None, instance: str | None = None, since: str | None = None,
                        until: str | None = None, finding: str | None = None,
                        severity: str | None = Query(None, pattern="^(critical|major|moderate|minor|info)$"),
-                       kind: str | None = None, limit: int = Query(100, ge=1, le=1000), offset: int = Query(0, ge=0)):
+                       kind: str | None = None, limit: int = Query(100, ge=1, le=1000), offset: int = Query(0, ge=0, le=MAX_INT)):
         data = await run_in_threadpool(_list, _filters(db, instance, since, until, finding, severity, kind), limit,
                                        offset)
         data.pop("databases")
@@ -248,14 +344,14 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def index(request: Request, db: str | None = None, instance: str | None = None, since: str | None = None,
                     until: str | None = None, finding: str | None = None, severity: str | None = None,
-                    kind: str | None = None, limit: int = Query(100, ge=1, le=1000), offset: int = Query(0, ge=0)):
+                    kind: str | None = None, limit: int = Query(100, ge=1, le=1000), offset: int = Query(0, ge=0, le=MAX_INT)):
         if severity not in SEVERITY_ORDER:
             severity = None
         data = await run_in_threadpool(_list, _filters(db, instance, since, until, finding, severity, kind), limit,
                                        offset)
         return page(request, "index.html", **data, max_mb=max_request_bytes / 1e6)
 
-    async def _upload(request: Request) -> list[ImportResult]:
+    async def _upload(request: Request, from_page: bool = False) -> list[ImportResult]:
         try:
             form = await request.form(max_files=MAX_FILES, max_fields=20)
         except BodyTooLarge:
@@ -266,6 +362,8 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             raise HTTPException(413, f"The upload is larger than the limit of {max_request_bytes / 1e6:.0f} MB.")
         except MultiPartException as e:
             raise HTTPException(400, f"The upload is not a readable form ({e.message}).")
+        if from_page:
+            check_form_token(request, form)
         files = [f for f in form.getlist("files") if hasattr(f, "read")]
         if not files:
             raise HTTPException(400, "No file was uploaded: choose or drop one or more report files.")
@@ -276,12 +374,14 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
                 results.append(ImportResult(name, "error", message=f"{name}: not a report file type (expected "
                                                                    f"{', '.join(ALLOWED_SUFFIXES)})"))
                 continue
-            data = await f.read(limits.max_bytes + 1)
-            if len(data) > limits.max_bytes:
-                results.append(ImportResult(name, "error", message=f"{name}: larger than the limit of "
-                                                                   f"{limits.max_bytes / 1e6:.0f} MB"))
-                continue
-            for item in await pool.parse(name, data):
+            async with pool.slot():  # bounds the uploads held in memory, however many arrive at once
+                data = await f.read(limits.max_bytes + 1)
+                if len(data) > limits.max_bytes:
+                    items = [Failed(name, f"{name}: larger than the limit of {limits.max_bytes / 1e6:.0f} MB")]
+                else:
+                    items = await pool.parse_held(name, data)
+                del data
+            for item in items:
                 results.append(await run_in_threadpool(_store_one, item))
         return results
 
@@ -299,7 +399,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
 
     @app.post("/upload", response_class=HTMLResponse, include_in_schema=False)
     async def upload(request: Request):
-        results = await _upload(request)
+        results = await _upload(request, from_page=True)
         ok = [r for r in results if r.id]
         status = 200 if ok or not results else 422
         return page(request, "uploaded.html", status=status, results=results, ok=ok)
@@ -313,11 +413,11 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         return rec
 
     @app.get("/api/reports/{rid}", tags=["reports"], summary="One stored report: indexed columns and its analysis")
-    async def api_report(rid: int):
+    async def api_report(rid: ReportId):
         return await run_in_threadpool(_get, rid)
 
     @app.delete("/api/reports/{rid}", tags=["reports"], summary="Delete a stored report")
-    async def api_delete(rid: int):
+    async def api_delete(rid: ReportId):
         def run():
             with store() as s:
                 return s.delete(rid)
@@ -326,24 +426,24 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         return {"deleted": rid}
 
     @app.post("/reports/{rid}/delete", include_in_schema=False)
-    async def delete_page(rid: int):
+    async def delete_page(request: Request, rid: ReportId):
+        check_form_token(request, await request.form())
         await api_delete(rid)
         return RedirectResponse("/", status_code=303)
 
     @app.get("/api/reports/{rid}/raw", tags=["reports"], summary="The original report bytes, as uploaded")
-    async def api_raw(rid: int):
+    async def api_raw(rid: ReportId):
         def run():
             with store() as s:
                 return s.raw(rid)
         raw = await run_in_threadpool(run)
         if raw is None:
             raise HTTPException(404, f"No report #{rid} in the store.")
-        name = Path(raw[0].split(":")[-1]).name.encode("ascii", "replace").decode().replace('"', "")
         return Response(raw[2], media_type="application/octet-stream",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                        headers={"Content-Disposition": content_disposition(raw[0])})
 
     @app.get("/reports/{rid}", response_class=HTMLResponse, include_in_schema=False)
-    async def report_page(request: Request, rid: int):
+    async def report_page(request: Request, rid: ReportId):
         rec = await run_in_threadpool(_get, rid)
         doc = rec["analysis"]
 
@@ -370,12 +470,13 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         return doc
 
     @app.get("/api/compare", tags=["compare"], summary="Two stored reports side by side")
-    async def api_compare(a: int, b: int):
+    async def api_compare(a: QueryId, b: QueryId):
         return await run_in_threadpool(_compare, a, b)
 
     @app.get("/compare", response_class=HTMLResponse, include_in_schema=False)
-    async def compare_page(request: Request, a: int | None = None, b: int | None = None):
-        ids = [int(x) for x in request.query_params.getlist("id") if x.isdigit()]
+    async def compare_page(request: Request, a: Annotated[int | None, Query(ge=1, le=MAX_INT)] = None,
+                           b: Annotated[int | None, Query(ge=1, le=MAX_INT)] = None):
+        ids = [int(x) for x in request.query_params.getlist("id") if x.isascii() and x.isdigit() and int(x) <= MAX_INT]
         if a is None and b is None and len(ids) == 2:
             a, b = ids
         if a is None or b is None:
@@ -447,7 +548,8 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     return app
 
 
-_TITLES = {400: "Bad request", 401: "Token required", 404: "Not found", 413: "Upload too large",
+_TITLES = {400: "Bad request", 401: "Token required", 403: "Refused", 404: "Not found", 413: "Upload too large",
+           429: "Too many attempts",
            422: "Cannot use this input", 500: "Internal error"}
 
 

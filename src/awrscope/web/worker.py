@@ -58,11 +58,21 @@ class ParsePool:
             self._ctx.set_forkserver_preload(_PRELOAD)
         self._slots: asyncio.Semaphore | None = None
 
-    async def parse(self, name: str, data: bytes) -> list[Prepared | Failed]:
+    def slot(self) -> asyncio.Semaphore:
+        """Held while an upload's bytes are in memory, from reading them to the parse's end: however many
+        uploads arrive at once, at most ``workers`` files are held (the rest wait on disk, where the form
+        parser spooled them)."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.limits.workers)
-        async with self._slots:
-            return await asyncio.to_thread(self._run, name, data)
+        return self._slots
+
+    async def parse(self, name: str, data: bytes) -> list[Prepared | Failed]:
+        async with self.slot():
+            return await self.parse_held(name, data)
+
+    async def parse_held(self, name: str, data: bytes) -> list[Prepared | Failed]:
+        """parse() for a caller already holding a slot()."""
+        return await asyncio.to_thread(self._run, name, data)
 
     def _run(self, name: str, data: bytes) -> list[Prepared | Failed]:
         recv, send = self._ctx.Pipe(duplex=False)
