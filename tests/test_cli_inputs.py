@@ -244,3 +244,54 @@ def test_internal_errors_have_their_own_exit_code(tmp_path, monkeypatch):
         "awrscope: analyze: internal error (KeyError: 'a bug'); please report it"]
     missing = CliRunner().invoke(main, ["analyze", str(tmp_path / "nope.txt")])
     assert missing.exit_code == 2
+
+
+def test_directories_are_read_by_content(tmp_path, report_text):
+    """Issue 17: every file in a directory is read by its content, whatever its name (a report named
+    awr.txt.128 is analysed); what is not a report is skipped and summed up in one line; a file the
+    user names is still an error, naming the file."""
+    d = tmp_path / "reports"
+    (d / "sub").mkdir(parents=True)
+    (d / "awr.txt.128").write_text(report_text)
+    (d / "sub" / "night.lst").write_text(report_text.replace("DEMO", "NIGHT"))
+    (d / "notes.md").write_text("the reports of last night\n")
+    (d / "pic.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
+    (d / "empty.txt").write_bytes(b"")
+    (d / ".hidden.txt").write_text(report_text)
+    p = run("analyze", "--format", "json", str(d))
+    assert p.returncode == 0, p.stderr
+    assert sorted(x["report"]["db_name"] for x in json.loads(p.stdout)) == ["DEMO", "NIGHT"]
+    assert one_line_error(p) == ("awrscope: skipped 3 files that are not reports: 1 empty (empty.txt); "
+                                 "1 not a report (notes.md); 1 binary (pic.png)")
+    p = run("analyze", str(d / "notes.md"))
+    assert p.returncode == 2 and one_line_error(p).endswith("notes.md: not an AWR or Statspack report (no report "
+                                                            "header found)")
+    for name in ("awr.txt.128", "sub/night.lst"):
+        (d / name).unlink()
+    p = run("trend", str(d))
+    assert p.returncode == 2 and "no report found" in p.stderr.decode()
+
+
+def test_zip_members_one_at_a_time(tmp_path, report_text, monkeypatch):
+    """Issue 16 item 6: an archive's members are decompressed as they are used, never all at once, and a
+    member that cannot be read is one error while the others still come."""
+    from awrscope.errors import AwrscopeError
+    from awrscope.parsers import source
+
+    f = tmp_path / "night.zip"
+    with zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as z:
+        for k in range(3):
+            z.writestr(f"r{k}.txt", report_text)
+        z.writestr("big.txt", "WORKLOAD REPOSITORY report for\n" + " " * (len(report_text) + 10))
+    opened: list[str] = []
+    real_open = zipfile.ZipFile.open
+    monkeypatch.setattr(zipfile.ZipFile, "open", lambda self, info, *a, **k: (
+        opened.append(info.filename), real_open(self, info, *a, **k))[1])
+    items = source.iter_sources(str(f), max_bytes=len(report_text.encode()) + 5)
+    assert opened == []  # nothing decompressed before it is asked for
+    first = next(items)
+    assert first.name.endswith("night.zip:r0.txt") and first.found and opened == ["r0.txt"]
+    rest = list(items)
+    assert [x.name.rsplit(":", 1)[1] for x in rest[:2]] == ["r1.txt", "r2.txt"]
+    assert isinstance(rest[2], AwrscopeError) and rest[2].source_name.endswith("night.zip:big.txt")
+    assert "night.zip:big.txt: 0 MB uncompressed is larger than the limit" in str(rest[2])  # a report's head

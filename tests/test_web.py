@@ -169,8 +169,8 @@ def test_not_a_report(small_server):
     assert r.status_code == 422 and "not an AWR or Statspack report" in r.text
     r = _upload(small_server, "picture.txt", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
     assert r.status_code == 422 and "binary data" in r.text
-    r = _upload(small_server, "tool.exe", b"MZ\x90\x00")
-    assert r.status_code == 422 and "not a report file type" in r.text
+    r = _upload(small_server, "tool.exe", b"MZ\x90\x00")  # read by content, whatever its name
+    assert r.status_code == 422 and "tool.exe: binary data" in r.text
     r = _upload(small_server, "empty.txt", b"")
     assert r.status_code == 422 and "empty" in r.text
     assert page_post(small_server.base, "/upload", data={"x": "1"}).status_code == 400
@@ -179,11 +179,14 @@ def test_not_a_report(small_server):
 def test_zip_and_gzip_bombs(small_server):
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("report.txt", b"\0" * (100 * 1024 * 1024))  # 100 MB of zeros, ~100 KB zipped
+        # a report's title, then 100 MB of blanks, ~100 KB zipped; and 100 MB of zeros (skipped: binary)
+        z.writestr("report.txt", b"WORKLOAD REPOSITORY report for\n" + b" " * (100 * 1024 * 1024))
+        z.writestr("zeros.txt", b"\0" * (100 * 1024 * 1024))
     assert len(buf.getvalue()) < 1024 * 1024
     t = time.time()
     r = _upload(small_server, "bomb.zip", buf.getvalue())
-    assert r.status_code == 422 and "larger than the limit" in r.text
+    assert r.status_code == 422 and "bomb.zip:report.txt: 105 MB uncompressed is larger than the limit" in r.text
+    assert "skipped: binary" in r.text
     bomb = gzip.compress(b"\0" * (100 * 1024 * 1024), 9)
     r = _upload(small_server, "bomb.txt.gz", bomb)
     assert r.status_code == 422 and "decompresses to more than" in r.text
@@ -398,3 +401,21 @@ def test_concurrent_uploads_hold_few_files_in_memory(tmp_path):
         assert peak_mib(srv.proc.pid) - before < 5 * 16
     finally:
         srv.stop()
+
+
+def test_uploads_read_by_content(small_server, corpus_dir):
+    """Issue 17: one rule for files, directories, archives and uploads: a report named awr.txt.128 is read;
+    a zip member that is not a report is skipped (said so), never an error that hides the reports beside it."""
+    report = _read(corpus_dir / "reports", SP_A) + b"\n\n"
+    r = _upload(small_server, "awr.txt.128", report)
+    assert r.status_code == 200 and "analysed, #" in r.text
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("readme.md", "# the reports of last night\n")
+        z.writestr("logo.png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
+        z.writestr("night/awr_0200.lst.1", report + b"\n")
+    res = httpx.post(small_server.base + "/api/reports", files=[("files", ("night.zip", buf.getvalue()))],
+                     timeout=120).json()["results"]
+    assert [(x["name"], x["status"], x["message"]) for x in res] == [
+        ("night.zip:readme.md", "skipped", "not a report"), ("night.zip:logo.png", "skipped", "binary"),
+        ("night.zip:night/awr_0200.lst.1", "added", None)]

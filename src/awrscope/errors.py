@@ -18,6 +18,11 @@ def is_internal(message: str | None) -> bool:
     return bool(message) and f": {INTERNAL_ERROR} (" in message
 
 
+def failure_code(errors: list[str]) -> int:
+    """The exit code for inputs that failed: 3 when one failed on a bug of ours, else 2 (unusable input)."""
+    return EXIT_INTERNAL if any(is_internal(e) for e in errors) else EXIT_UNUSABLE
+
+
 class AwrscopeError(Exception):
     """Base class: the message is one line, meant for the user."""
 
@@ -28,8 +33,27 @@ class InputError(AwrscopeError):
     """The input cannot be read (missing, too large, corrupt archive, binary)."""
 
 
+class SkippedInput(AwrscopeError):
+    """A file found in a directory, a glob or an archive that is not a report: skipped and summed up, not an
+    error (named by the user, the same file is an error)."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+    def __reduce__(self):  # crosses process boundaries in the loader's pool
+        return SkippedInput, (str(self), self.reason)
+
+
 class NotAReportError(AwrscopeError):
     """The input is readable but is not an AWR or Statspack report."""
+
+    def __init__(self, message: str, reason: str = "not a report"):
+        super().__init__(message)
+        self.reason = reason  # binary, empty, not a report: how a skipped file is summed up
+
+    def __reduce__(self):
+        return NotAReportError, (str(self), self.reason)
 
 
 class UnsupportedReportError(AwrscopeError):
@@ -38,3 +62,20 @@ class UnsupportedReportError(AwrscopeError):
     def __init__(self, message: str, kind: str):
         super().__init__(message)
         self.kind = kind
+
+    def __reduce__(self):
+        return UnsupportedReportError, (str(self), self.kind)
+
+
+def skip_reason(exc: BaseException, found: bool) -> str | None:
+    """Why an input found in a directory, glob or archive is skipped rather than an error, or None when it is
+    an error (a file the user named, or one that is a report but cannot be read)."""
+    if isinstance(exc, SkippedInput):
+        return exc.reason
+    if not found:
+        return None
+    if isinstance(exc, UnsupportedReportError):
+        return f"{exc.kind} report (not read)"
+    if isinstance(exc, NotAReportError):
+        return exc.reason
+    return None

@@ -7,29 +7,41 @@ from __future__ import annotations
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Callable
 
-from .errors import AwrscopeError, internal_message
+from .errors import AwrscopeError, internal_message, skip_reason
 from .parsers import parse_source
-from .parsers.source import expand_inputs, read_sources
+from .parsers.source import Input, expand_inputs, iter_sources
 
 Row = tuple[str, object, "str | None"]
 
 
-def parse_one(path: str, max_bytes: int, then: Callable | None = None) -> list[Row]:
-    """Parse every report in one input (a file, a .gz or a .zip); ``then(report)`` maps a parsed report
-    (e.g. to its analysis) inside the worker, so only small picklable results travel back."""
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """A found file that is not a report, in place of a row's error: summed up, not reported one by one."""
+    reason: str
+    message: str
+
+
+def parse_one(inp: Input | str, max_bytes: int, then: Callable | None = None) -> list[Row]:
+    """Parse every report in one input (a file, a .gz or a .zip, one member at a time); ``then(report)`` maps
+    a parsed report (e.g. to its analysis) inside the worker, so only small picklable results travel back."""
+    inp = Input(inp) if isinstance(inp, str) else inp
     try:
-        sources = read_sources(path, max_bytes)
+        sources = iter_sources(inp, max_bytes)
     except AwrscopeError as e:
-        return [(path, None, str(e))]
+        return [_failure(inp.path, e, inp.found)]
     out: list[Row] = []
     for src in sources:
+        if isinstance(src, AwrscopeError):  # an archive member that cannot be read
+            out.append(_failure(getattr(src, "source_name", inp.path), src, True))
+            continue
         try:
             rep = parse_source(src)
             out.append((src.name, then(rep) if then else rep, None))
         except AwrscopeError as e:
-            out.append((src.name, None, str(e)))
+            out.append(_failure(src.name, e, src.found))
         except RecursionError:
             out.append((src.name, None, f"{src.name}: the report is nested too deeply to read"))
         except MemoryError:
@@ -39,13 +51,21 @@ def parse_one(path: str, max_bytes: int, then: Callable | None = None) -> list[R
     return out
 
 
+def _failure(name: str, e: AwrscopeError, found: bool) -> tuple:
+    reason = skip_reason(e, found)
+    return (name, None, Skip(reason, str(e)) if reason else str(e))
+
+
 def _task(args: tuple) -> list[Row]:
     return parse_one(*args)
 
 
 def load_many(paths: list[str] | tuple[str, ...], max_bytes: int, then: Callable | None = None,
-              workers: int | None = None, progress: bool | None = None) -> list[Row]:
-    """Rows in input order. ``then`` must be a module-level function when several inputs run in processes."""
+              workers: int | None = None, progress: bool | None = None,
+              skipped: list[tuple[str, str]] | None = None) -> list[Row]:
+    """Rows in input order. ``then`` must be a module-level function when several inputs run in processes.
+    Files found in directories, globs and archives that are not reports go to ``skipped`` as (name, reason)
+    (see :func:`skip_summary`); without that list they are error rows like any other."""
     try:
         inputs = expand_inputs(list(paths))
     except AwrscopeError as e:
@@ -53,16 +73,40 @@ def load_many(paths: list[str] | tuple[str, ...], max_bytes: int, then: Callable
     if progress is None:
         progress = sys.stderr.isatty()
     workers = workers or os.cpu_count() or 1
-    tasks = [(p, max_bytes, then) for p in inputs]
+    tasks = [(inp, max_bytes, then) for inp in inputs]
     results: list[list[Row]] = []
-    if len(tasks) <= 1 or workers <= 1 or "-" in inputs:
+    if len(tasks) <= 1 or workers <= 1 or any(inp.path == "-" for inp in inputs):
         for t in _bar(map(_task, tasks), len(tasks), progress):
             results.append(t)
     else:
         with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
             for t in _bar(pool.map(_task, tasks, chunksize=1), len(tasks), progress):
                 results.append(t)
-    return [row for rows in results for row in rows]
+    rows: list[Row] = []
+    for name, value, err in (row for rs in results for row in rs):
+        if isinstance(err, Skip):
+            if skipped is not None:
+                skipped.append((name, err.reason))
+                continue
+            err = err.message
+        rows.append((name, value, err))
+    return rows
+
+
+def skip_summary(skipped: list[tuple[str, str]], shown: int = 3) -> str | None:
+    """One line: how many found files were skipped, by reason, with a few names each."""
+    if not skipped:
+        return None
+    by: dict[str, list[str]] = {}
+    for name, reason in skipped:
+        by.setdefault(reason, []).append(name)
+    parts = []
+    for reason, names in sorted(by.items(), key=lambda kv: -len(kv[1])):
+        listed = ", ".join(os.path.basename(n) if ".zip:" not in n else n for n in names[:shown])
+        parts.append(f"{len(names)} {reason} ({listed}{', ...' if len(names) > shown else ''})")
+    n = len(skipped)
+    what = "1 file that is not a report" if n == 1 else f"{n} files that are not reports"
+    return f"skipped {what}: " + "; ".join(parts)
 
 
 def _bar(it, total: int, show: bool):

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import click
 
-from ..errors import EXIT_INTERNAL, EXIT_UNUSABLE, is_internal
+from ..errors import EXIT_UNUSABLE, failure_code  # noqa: F401 - failure_code is re-exported to the commands
 from ..model import Report
 
 FORMATS = ["text", "markdown", "json", "html"]
@@ -23,15 +23,18 @@ def load_all(paths: tuple[str, ...], max_bytes: int, jobs: int = 0,
     Several inputs are parsed in worker processes (``jobs`` 0: one per core, 1: in this
     process), in input order, with a progress bar on a terminal (loader.py). ``then`` (a
     picklable function) is applied to each report where it was parsed and its result takes
-    the report's place: sending a whole Report back from a worker costs more than its analysis."""
-    from ..loader import load_many
+    the report's place: sending a whole Report back from a worker costs more than its analysis. Files found in
+    directories and archives that are not reports are skipped, summed up in one line on stderr."""
+    from ..loader import load_many, skip_summary
 
-    return load_many(paths, max_bytes, then=then, workers=jobs or None)  # type: ignore[return-value]
-
-def failure_code(errors: list[str]) -> int:
-    """The exit code for inputs that failed: 3 when one failed on a bug of ours, else 2 (unusable input)."""
-    return EXIT_INTERNAL if any(is_internal(e) for e in errors) else EXIT_UNUSABLE
-
+    skipped: list[tuple[str, str]] = []
+    rows = load_many(paths, max_bytes, then=then, workers=jobs or None, skipped=skipped)
+    summary = skip_summary(skipped)  # found files that are not reports: one line, not one error each
+    if summary:
+        click.echo(f"awrscope: {summary}", err=True)
+    if not rows and skipped:
+        click.echo("awrscope: no report found", err=True)
+    return rows  # type: ignore[return-value]
 
 def load_config_or_exit(path: str | None) -> dict:
     """The --config TOML file, or exit 2 with one line naming it."""

@@ -97,12 +97,16 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
     guard_output(output, paths)
     from functools import partial
 
-    from ..loader import load_many
+    from ..loader import load_many, skip_summary
     from ..trend import build, windows_of
 
     fmt = infer_format(fmt, output)
     config = load_config_or_exit(config_path)
-    rows = load_many(paths, max_size * 1024 * 1024, then=partial(windows_of, config=config), workers=jobs)
+    skipped: list[tuple[str, str]] = []
+    rows = load_many(paths, max_size * 1024 * 1024, then=partial(windows_of, config=config), workers=jobs,
+                     skipped=skipped)
+    if skip_summary(skipped):
+        click.echo(f"awrscope: {skip_summary(skipped)}", err=True)
     windows, errors = [], []
     for name, ws, err in rows:
         if err:

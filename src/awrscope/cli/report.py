@@ -54,7 +54,7 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
     elif texts:
         emit("\n\n".join(texts), output)
     # Any unusable input makes the run exit 2 (3 for a bug of ours); the usable ones are still printed.
-    sys.exit(failure_code(failed) if failed else EXIT_OK)
+    sys.exit(failure_code(failed) if failed or not results else EXIT_OK)
 
 
 @click.command("analyze")

@@ -20,9 +20,9 @@ _FAMILIES = ("awr", "statspack", "awr_global", "awr_diff", "ash", "addm")
 
 def parse_source(src: Source) -> Report:
     if not src.data.strip():
-        raise NotAReportError(f"{src.name}: the file is empty")
+        raise NotAReportError(f"{src.name}: the file is empty", "empty")
     if looks_binary(src.data):
-        raise NotAReportError(f"{src.name}: binary data, not an AWR or Statspack report")
+        raise NotAReportError(f"{src.name}: binary data, not an AWR or Statspack report", "binary")
     text, _encoding = decode(src.data)
     report = parse_text(text, name=src.name)
     report.source_path = src.name
@@ -54,11 +54,11 @@ def parse_text(text: str, name: str = "<text>") -> Report:
             from .addm import parse_addm
 
             return parse_addm(det, text)
-    except NotAReportError as e:
-        raise NotAReportError(f"{name}: {e}") from None
-    from .report import parse_report  # the AWR/Statspack family
+        from .report import parse_report  # the AWR/Statspack family
 
-    return parse_report(det, text)
+        return parse_report(det, text)
+    except NotAReportError as e:  # every message names its file
+        raise NotAReportError(f"{name}: {e}") from None
 
 
 def parse(path_or_text: str | os.PathLike) -> Report:

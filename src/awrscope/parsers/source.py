@@ -15,8 +15,9 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
-from ..errors import InputError
+from ..errors import AwrscopeError, InputError, SkippedInput
 
 #: Refuse inputs (after decompression) larger than this unless told otherwise.
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
@@ -29,49 +30,75 @@ class Source:
     data: bytes  # decompressed bytes
     sha256: str
     size: int  # bytes of the decompressed content
+    found: bool = False  # found in a directory, a glob or an archive rather than named: not a report is skipped
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One path to read: named by the user, or found by walking a directory or matching a glob."""
+    path: str
+    found: bool = False
 
 
 #: The most an archive may decompress to in all (each member is also held to --max-size)
 ZIP_TOTAL_MAX = 1 << 30
 
+#: Bytes read first from a found file: binary content is skipped without reading the rest
+_SNIFF_BYTES = 8192
 
-def expand_inputs(args: list[str]) -> list[str]:
-    """Files, directories (walked, sorted) and globs to a list of paths; '-' is stdin."""
-    out: list[str] = []
+
+def expand_inputs(args: list[str]) -> list[Input]:
+    """Files, directories (walked, sorted) and globs to the inputs to read; '-' is stdin. Every regular
+    file in a directory is an input whatever its name (its content decides: awr.txt.128 is a report, a
+    .png is skipped); hidden files are not. Unreadable subdirectories become inputs of their own, each
+    one error line when read."""
+    out: list[Input] = []
     for a in args:
         if a == "-":
-            out.append(a)
+            out.append(Input(a))
             continue
         p = Path(a)
         if p.is_dir():
             unreadable: list[str] = []
             for root, dirs, files in os.walk(p, onerror=lambda e: unreadable.append(e.filename)):
-                dirs.sort()
-                for f in sorted(files):
-                    if f.startswith("."):
-                        continue
-                    if f.lower().endswith(_REPORT_SUFFIXES) or "." not in f:
-                        out.append(os.path.join(root, f))
-            out.extend(u for u in unreadable if u)  # each reported as one error line when read
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                out.extend(Input(os.path.join(root, f), True) for f in sorted(files) if not f.startswith("."))
+            out.extend(Input(u) for u in unreadable if u)
         elif p.exists():
-            out.append(a)
+            out.append(Input(a))
         elif any(ch in a for ch in "*?["):
             matches = sorted(glob.glob(a, recursive=True))
             if not matches:
                 raise InputError(f"{a}: no file matches this pattern")
-            out.extend(m for m in matches if os.path.isfile(m))
+            out.extend(Input(m, True) for m in matches if os.path.isfile(m))
         else:
-            out.append(a)  # reported as missing when read, so other inputs still run
+            out.append(Input(a))  # reported as missing when read, so other inputs still run
     return out
 
 
 def read_sources(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Source]:
-    """One path to its report sources (a zip may hold several). Regular files are read up to the
-    size limit; a named pipe is read as a stream, bounded the same way; a device, socket or
-    unreadable entry is one clear error, never an endless read or a traceback."""
+    """Every report source of one path, at once (the first unreadable archive member raises): for callers
+    holding one report. Many inputs go through :func:`iter_sources`, one member in memory at a time."""
+    out = []
+    for item in iter_sources(Input(path), max_bytes):
+        if isinstance(item, Exception):
+            raise item
+        out.append(item)
+    return out
+
+
+def iter_sources(inp: Input | str, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Source | AwrscopeError]:
+    """One input to its report sources, one at a time (a zip may hold thousands). The input itself is
+    checked at once: a missing, unreadable or oversized file, a device or a socket raises InputError (a
+    found one that is not worth reading raises SkippedInput). Regular files are read up to the size limit;
+    a named pipe is read as a stream, bounded the same way. An archive member that cannot be read is
+    yielded as its error, so the other members still come."""
+    if isinstance(inp, str):
+        inp = Input(inp)
+    path, found = inp.path, inp.found
     if path == "-":
         data = sys.stdin.buffer.read(max_bytes + 1)
-        return [_source("<stdin>", _maybe_gunzip(data, "<stdin>", max_bytes), max_bytes)]
+        return iter([_source("<stdin>", _maybe_gunzip(data, "<stdin>", max_bytes), max_bytes)])
     try:
         st = os.stat(path)
         if stat.S_ISDIR(st.st_mode):
@@ -79,21 +106,33 @@ def read_sources(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Source]:
                                                           " that cannot be read (permission denied)"))
         if stat.S_ISFIFO(st.st_mode):
             with open(path, "rb") as fh:
-                return _from_bytes(path, _read_bounded(fh, max_bytes), max_bytes)
+                return _from_bytes(path, _read_bounded(fh, max_bytes), max_bytes, found)
         if not stat.S_ISREG(st.st_mode):
+            if found:
+                raise SkippedInput(f"{path}: not a regular file", "not a regular file")
             raise InputError(f"{path}: not a regular file (a device or socket): not read")
-        with open(path, "rb") as fh:
-            head = fh.read(4)
+        fh = open(path, "rb")
+        try:
+            head = fh.read(_SNIFF_BYTES)
             fh.seek(0)
             if head[:2] == b"\x1f\x8b":
-                return [_source(path, _gunzip_stream(fh, path, max_bytes), max_bytes)]
-            if head == b"PK\x03\x04":
-                return _read_zip(fh, path, max_bytes)
+                with fh:
+                    return iter([_source(path, _gunzip_stream(fh, path, max_bytes), max_bytes, found)])
+            if head[:4] == b"PK\x03\x04":
+                return _zip_members(fh, path, max_bytes)  # closes fh when done
+            if found and looks_binary(head):
+                fh.close()
+                raise SkippedInput(f"{path}: binary data", "binary")
             size = os.fstat(fh.fileno()).st_size
             if size > max_bytes:
-                raise InputError(f"{path}: {size / 1e6:.0f} MB is larger than the limit of "
-                                 f"{max_bytes / 1e6:.0f} MB (raise it with --max-size)")
-            return [_source(path, fh.read(size + 1) if size else _read_bounded(fh, max_bytes), max_bytes)]
+                fh.close()
+                raise _too_large(path, f"{size / 1e6:.0f} MB", max_bytes, head, found)
+            with fh:
+                return iter([_source(path, fh.read(size + 1) if size else _read_bounded(fh, max_bytes), max_bytes,
+                                     found)])
+        except BaseException:
+            fh.close()
+            raise
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -115,17 +154,22 @@ def _read_bounded(fh, max_bytes: int) -> bytes:
     return bytes(out)
 
 
-def _from_bytes(name: str, data: bytes, max_bytes: int) -> list[Source]:
-    """Sources from bytes read as a stream (a named pipe): gzip and zip recognised by their magic."""
+def sources_of_bytes(name: str, data: bytes, max_bytes: int = DEFAULT_MAX_BYTES,
+                     found: bool = False) -> Iterator[Source | AwrscopeError]:
+    """Sources from bytes already in memory (a named pipe, an upload): gzip and zip recognised by their magic."""
+    return _from_bytes(name, data, max_bytes, found)
+
+
+def _from_bytes(name: str, data: bytes, max_bytes: int, found: bool = False) -> Iterator[Source | AwrscopeError]:
     if data[:4] == b"PK\x03\x04":
-        return _read_zip(io.BytesIO(data), name, max_bytes)
-    return [_source(name, _maybe_gunzip(data, name, max_bytes), max_bytes)]
+        return _zip_members(io.BytesIO(data), name, max_bytes)
+    return iter([_source(name, _maybe_gunzip(data, name, max_bytes), max_bytes, found)])
 
 
-def _source(name: str, data: bytes, max_bytes: int) -> Source:
+def _source(name: str, data: bytes, max_bytes: int, found: bool = False) -> Source:
     if len(data) > max_bytes:
         raise InputError(f"{name}: larger than the limit of {max_bytes / 1e6:.0f} MB (raise it with --max-size)")
-    return Source(name, data, hashlib.sha256(data).hexdigest(), len(data))
+    return Source(name, data, hashlib.sha256(data).hexdigest(), len(data), found)
 
 
 def _maybe_gunzip(data: bytes, name: str, max_bytes: int) -> bytes:
@@ -154,30 +198,65 @@ def _gunzip_stream(fh, name: str, max_bytes: int) -> bytes:
     return bytes(out)
 
 
-def _read_zip(fh, name: str, max_bytes: int) -> list[Source]:
+def _zip_members(fh, name: str, max_bytes: int) -> Iterator[Source | AwrscopeError]:
+    """The members of an archive, decompressed one at a time as the caller asks for them. The archive is
+    opened and its total size checked at once (raising InputError); a member that cannot be read is
+    yielded as its error. Members are found, not named: one that is not a report is skipped."""
     try:
         zf = zipfile.ZipFile(fh)
-    except zipfile.BadZipFile as e:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+        fh.close()
         raise InputError(f"{name}: not a readable zip file ({e})") from None
-    sources = []
-    total = sum(i.file_size for i in zf.infolist() if not i.is_dir())
+    members = [i for i in zf.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
+    total = sum(i.file_size for i in members)
     if total > ZIP_TOTAL_MAX:
+        zf.close()
+        fh.close()
         raise InputError(f"{name}: its members decompress to {total / 1e9:.1f} GB in all, more than the "
                          f"{ZIP_TOTAL_MAX / 1e9:.0f} GB awrscope reads from one archive: unzip it and give the directory")
-    with zf:
-        for info in zf.infolist():
-            if info.is_dir() or info.filename.startswith("__MACOSX/"):
-                continue
-            if info.file_size > max_bytes:
-                raise InputError(f"{name}:{info.filename}: {info.file_size / 1e6:.0f} MB uncompressed is larger "
-                                 f"than the limit of {max_bytes / 1e6:.0f} MB (raise it with --max-size)")
-            with zf.open(info) as member:
-                data = member.read(max_bytes + 1)
-            data = _maybe_gunzip(data, info.filename, max_bytes)
-            sources.append(_source(f"{name}:{info.filename}", data, max_bytes))
-    if not sources:
+    if not members:
+        zf.close()
+        fh.close()
         raise InputError(f"{name}: the zip archive holds no file")
-    return sources
+    return _each_member(zf, fh, members, name, max_bytes)
+
+
+def _each_member(zf, fh, members, name: str, max_bytes: int) -> Iterator[Source | AwrscopeError]:
+    with fh, zf:
+        for info in members:
+            label = f"{name}:{info.filename}"
+            try:
+                if info.file_size > max_bytes:
+                    with zf.open(info) as member:
+                        head = member.read(_SNIFF_BYTES)
+                    yield _named(_too_large(label, f"{info.file_size / 1e6:.0f} MB uncompressed", max_bytes, head,
+                                            True), label)
+                    continue
+                with zf.open(info) as member:
+                    data = member.read(max_bytes + 1)
+                yield _source(label, _maybe_gunzip(data, label, max_bytes), max_bytes, found=True)
+            except AwrscopeError as e:
+                yield _named(e, label)
+            except (zipfile.BadZipFile, OSError, EOFError, zlib.error, NotImplementedError, RuntimeError) as e:
+                # a damaged member, an unknown compression method, an encrypted member
+                yield _named(InputError(f"{label}: cannot be read from the archive ({e})"), label)
+
+
+def _too_large(name: str, size: str, max_bytes: int, head: bytes, found: bool) -> AwrscopeError:
+    """A file over the limit: an error when named, or when its first bytes show a report; a found file
+    that is not one (a datafile, a core dump beside the reports) is skipped."""
+    from .detect import detect
+
+    if found and looks_binary(head):
+        return SkippedInput(f"{name}: binary data", "binary")
+    if found and detect(decode(head)[0]).kind is None:
+        return SkippedInput(f"{name}: not a report ({size})", "not a report")
+    return InputError(f"{name}: {size} is larger than the limit of {max_bytes / 1e6:.0f} MB (raise it with --max-size)")
+
+
+def _named(e: AwrscopeError, name: str) -> AwrscopeError:
+    e.source_name = name  # type: ignore[attr-defined]  # which member, for the caller's row
+    return e
 
 
 def decode(data: bytes) -> tuple[str, str]:

@@ -8,7 +8,7 @@ import time
 
 import click
 
-from ..errors import EXIT_OK, EXIT_UNUSABLE, AwrscopeError
+from ..errors import EXIT_OK, EXIT_UNUSABLE, AwrscopeError, failure_code
 from ..parsers.source import DEFAULT_MAX_BYTES
 
 DB_OPTION = click.option("--db", "db_url", envvar="AWRSCOPE_DB", default=None, metavar="URL",
@@ -53,6 +53,8 @@ def db_import(paths: tuple[str, ...], db_url: str | None, jobs: int | None, conf
     def show(r) -> None:
         if r.status == "error":
             click.echo(f"awrscope: {r.message}", err=True)
+        elif r.status == "skipped":
+            pass  # summed up in one line at the end
         elif not quiet:
             click.echo(f"{r.status:9s} #{r.id:<6d} {r.name}" + (f"  [{r.db_name}]" if r.db_name else ""), err=True)
 
@@ -63,12 +65,16 @@ def db_import(paths: tuple[str, ...], db_url: str | None, jobs: int | None, conf
         sys.exit(EXIT_UNUSABLE)
     finally:
         store.close()
-    counts = {s: sum(1 for r in results if r.status == s) for s in ("added", "duplicate", "error")}
-    click.echo(f"{counts['added']} added, {counts['duplicate']} already stored, {counts['error']} failed "
+    counts = {s: sum(1 for r in results if r.status == s) for s in ("added", "duplicate", "skipped", "error")}
+    from ..loader import skip_summary
+
+    summary = skip_summary([(r.name, r.message or "not a report") for r in results if r.status == "skipped"])
+    if summary:
+        click.echo(f"awrscope: {summary}", err=True)
+    skipped = f"{counts['skipped']} skipped, " if counts["skipped"] else ""
+    click.echo(f"{counts['added']} added, {counts['duplicate']} already stored, {skipped}{counts['error']} failed "
                f"in {time.perf_counter() - started:.1f} s", err=True)
     if counts["error"]:
-        from ..cli.common import failure_code
-
         sys.exit(failure_code([r.message or "" for r in results if r.status == "error"]))
     sys.exit(EXIT_OK)
 

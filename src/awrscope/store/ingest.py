@@ -6,14 +6,13 @@ processes (``db import -j``, the web app's upload pool).
 """
 from __future__ import annotations
 
-import io
 import math
 import zlib
 from dataclasses import dataclass, field
 
 from ..documents import all_findings
-from ..errors import AwrscopeError, InputError, internal_message
-from ..parsers.source import DEFAULT_MAX_BYTES, Source, read_sources
+from ..errors import AwrscopeError, InputError, internal_message, skip_reason
+from ..parsers.source import DEFAULT_MAX_BYTES, Source, iter_sources, sources_of_bytes
 
 COMPRESSION = "zlib"
 
@@ -36,6 +35,7 @@ class Prepared:
 class Failed:
     name: str
     message: str
+    skipped: str | None = None  # why a found file (an archive member) is skipped: not a report, binary...
 
 
 def prepare(src: Source, config: dict | None = None) -> Prepared | Failed:
@@ -47,7 +47,7 @@ def prepare(src: Source, config: dict | None = None) -> Prepared | Failed:
         report = parse_source(src)
         doc = analyze(report, config or {})
     except AwrscopeError as e:
-        return Failed(src.name, str(e))
+        return Failed(src.name, str(e), skip_reason(e, src.found))
     except RecursionError:
         return Failed(src.name, f"{src.name}: the report is nested too deeply to read")
     except MemoryError:
@@ -91,29 +91,27 @@ def trend_windows_json(report, config: dict | None = None) -> str | None:
 def prepare_path(path: str, max_bytes: int = DEFAULT_MAX_BYTES, config: dict | None = None) -> list[Prepared | Failed]:
     """A file or archive to one result per report inside it."""
     try:
-        sources = read_sources(path, max_bytes)
+        return [_prepared(item, path, config) for item in iter_sources(path, max_bytes)]
     except AwrscopeError as e:
         return [Failed(path, str(e))]
-    return [prepare(s, config) for s in sources]
 
 
 def prepare_bytes(name: str, data: bytes, max_bytes: int = DEFAULT_MAX_BYTES,
                   config: dict | None = None) -> list[Prepared | Failed]:
-    """Uploaded bytes (plain, .gz or .zip) to one result per report, with the same limits as files."""
-    from ..parsers import source as src_mod
-
+    """Uploaded bytes (plain, .gz or .zip) to one result per report, with the same limits and the same rule
+    as files: the upload itself is named (not a report is an error), an archive's members are found (skipped)."""
     try:
-        if data[:2] == b"\x1f\x8b":
-            sources = [src_mod._source(name, src_mod._gunzip_stream(io.BytesIO(data), name, max_bytes), max_bytes)]
-        elif data[:4] == b"PK\x03\x04":
-            sources = src_mod._read_zip(io.BytesIO(data), name, max_bytes)
-        else:
-            sources = [src_mod._source(name, data, max_bytes)]
+        return [_prepared(item, name, config) for item in sources_of_bytes(name, data, max_bytes)]
     except AwrscopeError as e:
         return [Failed(name, str(e))]
     except Exception as e:  # a hostile archive must give a message, not a traceback
         return [Failed(name, f"{name}: not a readable archive ({type(e).__name__})")]
-    return [prepare(s, config) for s in sources]
+
+
+def _prepared(item: Source | AwrscopeError, name: str, config: dict | None) -> Prepared | Failed:
+    if isinstance(item, AwrscopeError):
+        return Failed(getattr(item, "source_name", name), str(item), skip_reason(item, True))
+    return prepare(item, config)
 
 
 def metric_rows(doc: dict) -> list[tuple[str, float, str | None]]:

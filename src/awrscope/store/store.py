@@ -30,7 +30,7 @@ DEFAULT_TREND_METRICS = ("aas", "db_cpu_s", "redo_rate_Bps", "commit_rate", "lfs
 @dataclass(frozen=True, slots=True)
 class ImportResult:
     name: str
-    status: str  # added | duplicate | error
+    status: str  # added | duplicate | skipped (found, not a report: message is why) | error
     id: int | None = None
     message: str | None = None
     db_name: str | None = None
@@ -113,8 +113,8 @@ class Store:
                      jobs: int = 1, on_result: Callable[[ImportResult], None] | None = None) -> list[ImportResult]:
         """Import files, directories, globs and archives. Parsing runs on ``jobs`` processes;
         the writes stay in this process, one transaction per report."""
-        from ..errors import AwrscopeError
-        from ..parsers.source import read_sources
+        from ..errors import AwrscopeError, skip_reason
+        from ..parsers.source import iter_sources
 
         results: list[ImportResult] = []
 
@@ -123,14 +123,22 @@ class Store:
             if on_result:
                 on_result(r)
 
+        def failure(name: str, e: AwrscopeError, found: bool) -> ImportResult:
+            reason = skip_reason(e, found)
+            return ImportResult(name, "skipped", message=reason) if reason else ImportResult(name, "error",
+                                                                                             message=str(e))
+
         def sources() -> Iterator[Source]:
-            for path in expand_inputs(list(paths)):
+            for inp in expand_inputs(list(paths)):
                 try:
-                    srcs = read_sources(path, max_bytes)
+                    srcs = iter_sources(inp, max_bytes)
                 except AwrscopeError as e:
-                    emit(ImportResult(path, "error", message=str(e)))
+                    emit(failure(inp.path, e, inp.found))
                     continue
-                for src in srcs:
+                for src in srcs:  # one archive member in memory at a time
+                    if isinstance(src, AwrscopeError):
+                        emit(failure(getattr(src, "source_name", inp.path), src, True))
+                        continue
                     known = self.find_sha(src.sha256)  # idempotent and cheap: known bytes are never re-parsed
                     if known is not None:
                         emit(ImportResult(src.name, "duplicate", known))
@@ -153,6 +161,8 @@ class Store:
 
     def add_prepared(self, item: Prepared | Failed) -> ImportResult:
         if isinstance(item, Failed):
+            if item.skipped:
+                return ImportResult(item.name, "skipped", message=item.skipped)
             return ImportResult(item.name, "error", message=item.message)
         rid, added = self.add(item)
         top = (all_findings(item.doc) or [{}])[0].get("title")

@@ -29,7 +29,6 @@ from .views import SEVERITY_ORDER, fmt_num, line_chart, rules_doc
 from .worker import ParseLimits, ParsePool
 
 HERE = Path(__file__).parent
-ALLOWED_SUFFIXES = (".txt", ".lst", ".log", ".out", ".html", ".htm", ".gz", ".zip", ".text", ".rpt")
 MAX_FILES = 50
 
 #: Ids and offsets are 64-bit integers in the store: a larger one is a 422, not an OverflowError
@@ -370,10 +369,6 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         results: list[ImportResult] = []
         for f in files:
             name = Path(f.filename or "upload").name[:200] or "upload"
-            if "." in name and not name.lower().endswith(ALLOWED_SUFFIXES):
-                results.append(ImportResult(name, "error", message=f"{name}: not a report file type (expected "
-                                                                   f"{', '.join(ALLOWED_SUFFIXES)})"))
-                continue
             async with pool.slot():  # bounds the uploads held in memory, however many arrive at once
                 data = await f.read(limits.max_bytes + 1)
                 if len(data) > limits.max_bytes:
