@@ -215,7 +215,24 @@ def test_migrations_apply_once(empty_store):
     again = Store(s.url)
     rows = again.conn.execute("SELECT version, name FROM schema_migrations ORDER BY version")
     again.close()
-    assert rows == [(1, "001_initial.sql"), (2, "002_trend_windows.sql")]
+    assert rows == [(1, "001_initial.sql"), (2, "002_trend_windows.sql"), (3, "003_rendered_pages.sql")]
+
+
+def test_rendered_pages_kept_per_renderer_and_dropped_with_the_report(empty_store, corpus):
+    s = empty_store
+    rid = s.import_paths([_file(corpus, SP1)])[0].id
+    assert s.rendered(rid, "analysis", "v1") is None
+    s.keep_rendered(rid, "analysis", "v1", "<p>drawn ü</p>")
+    s.keep_rendered(rid, "analysis", "v1", "<p>drawn again ü</p>")  # replaces, no duplicate key
+    assert s.rendered(rid, "analysis", "v1") == "<p>drawn again ü</p>"
+    assert s.rendered(rid, "analysis", "v2") is None  # another renderer draws anew
+    s.reanalyze(ids=[rid])
+    assert s.rendered(rid, "analysis", "v1") is None  # a new analysis, a new page
+    s.keep_rendered(rid, "analysis", "v1", "<p>x</p>")
+    assert s.delete(rid)
+    assert s.conn.execute("SELECT COUNT(*) FROM rendered_pages")[0][0] == 0
+    s.keep_rendered(rid, "analysis", "v1", "<p>x</p>")  # the report is gone: nothing kept
+    assert s.conn.execute("SELECT COUNT(*) FROM rendered_pages")[0][0] == 0
 
 
 def test_upgrade_from_first_migration_fills_trend_windows(empty_store, corpus):

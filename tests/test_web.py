@@ -419,3 +419,25 @@ def test_uploads_read_by_content(small_server, corpus_dir):
     assert [(x["name"], x["status"], x["message"]) for x in res] == [
         ("night.zip:readme.md", "skipped", "not a report"), ("night.zip:logo.png", "skipped", "binary"),
         ("night.zip:night/awr_0200.lst.1", "added", None)]
+
+
+def test_analysis_page_served_from_the_store(tmp_path, corpus_dir):
+    """Issue 16 (load): an analysis page is drawn once from the parsed report, then served from the store
+    without parsing it again (the kept page is what the second view returns)."""
+    from awrscope.store import Store
+
+    db = str(tmp_path / "p.db")
+    srv = Server(db)
+    try:
+        files = [("files", (SP_B, _read(corpus_dir / "reports", SP_B)))]
+        rid = httpx.post(srv.base + "/api/reports", files=files, timeout=120).json()["results"][0]["id"]
+        first = httpx.get(f"{srv.base}/reports/{rid}", timeout=60).text
+        with Store(db) as s:
+            [(renderer, html_z)] = s.conn.execute("SELECT renderer, html FROM rendered_pages WHERE report_id = ?", (rid,))
+            marked = s.rendered(rid, "analysis", renderer).replace("Where the time went", "Kept page", 1)
+            assert marked != s.rendered(rid, "analysis", renderer)
+            s.keep_rendered(rid, "analysis", renderer, marked)
+        second = httpx.get(f"{srv.base}/reports/{rid}", timeout=60).text
+        assert "Where the time went" in first and "Kept page" in second
+    finally:
+        srv.stop()

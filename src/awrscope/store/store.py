@@ -4,6 +4,7 @@ report is one transaction, so an interrupted import leaves no half report."""
 from __future__ import annotations
 
 import json
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -174,7 +175,7 @@ class Store:
             if not self.conn.execute("SELECT 1 FROM reports WHERE id = ?", (rid,)):
                 return False
             # explicit child deletes: no reliance on ON DELETE CASCADE being enabled
-            for table in ("metrics", "findings", "report_sources"):
+            for table in ("metrics", "findings", "rendered_pages", "report_sources"):
                 self.conn.execute(f"DELETE FROM {table} WHERE report_id = ?", (rid,))
             self.conn.execute("DELETE FROM reports WHERE id = ?", (rid,))
         return True
@@ -200,6 +201,7 @@ class Store:
                                           [*cols.values(), rid])
                         self.conn.execute("DELETE FROM findings WHERE report_id = ?", (rid,))
                         self.conn.execute("DELETE FROM metrics WHERE report_id = ?", (rid,))
+                        self.conn.execute("DELETE FROM rendered_pages WHERE report_id = ?", (rid,))
                         self._write_children(rid, item)
                     r = ImportResult(name, "reanalyzed", rid, db_name=item.meta.get("db_name"),
                                      top_finding=cols["top_finding_title"])
@@ -276,6 +278,21 @@ class Store:
             return None
         name, sha, comp, data = rows[0]
         return name, sha, decompress(bytes(data), comp)
+
+    def rendered(self, rid: int, page: str, renderer: str) -> str | None:
+        """A page drawn before for this report by this renderer, or None."""
+        rows = self.conn.execute("SELECT html FROM rendered_pages WHERE report_id = ? AND page = ? AND renderer = ?",
+                                 (rid, page, renderer))
+        return zlib.decompress(bytes(rows[0][0])).decode("utf-8") if rows else None
+
+    def keep_rendered(self, rid: int, page: str, renderer: str, html: str) -> None:
+        data = zlib.compress(html.encode("utf-8"), 6)
+        with self.conn.transaction():
+            if not self.conn.execute("SELECT 1 FROM reports WHERE id = ?", (rid,)):
+                return  # deleted meanwhile
+            self.conn.execute("DELETE FROM rendered_pages WHERE report_id = ? AND page = ?", (rid, page))
+            self.conn.execute("INSERT INTO rendered_pages (report_id, page, renderer, html) VALUES (?, ?, ?, ?)",
+                              (rid, page, renderer, data))
 
     def databases(self) -> list[dict]:
         rows = self.conn.execute(

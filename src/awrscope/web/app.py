@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
@@ -18,13 +19,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.formparsers import MultiPartException
 
 from .. import __version__
 from ..store import ImportResult, Store
 from ..store.ingest import Failed
-from .embed import analysis_html, compare_html, report_css, report_js, trend_html
+from .embed import analysis_html, compare_html, renderer_id, report_css, report_js, trend_html
 from .views import SEVERITY_ORDER, fmt_num, line_chart, rules_doc
 from .worker import ParseLimits, ParsePool
 
@@ -194,6 +196,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         return Store(url, migrate=False)
 
     parsed: OrderedDict[str, Any] = OrderedDict()
+    cache_lock = threading.Lock()  # the caches are used from the thread pool
 
     def report_of(rid: int):
         """The parsed Report of a stored report (for histograms, I/O and section tables), from its stored bytes.
@@ -206,12 +209,16 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         if raw is None:
             raise HTTPException(404, f"No report #{rid} in the store.")
         name, sha, data = raw
-        if sha not in parsed:
-            parsed[sha] = parse_source(Source(name, data, sha, len(data)))
+        with cache_lock:
+            if sha in parsed:
+                parsed.move_to_end(sha)
+                return parsed[sha]
+        report = parse_source(Source(name, data, sha, len(data)))
+        with cache_lock:
+            parsed[sha] = report
             while len(parsed) > 8:
                 parsed.popitem(last=False)
-        parsed.move_to_end(sha)
-        return parsed[sha]
+        return report
 
     def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         html = _ENV.get_template(name).render(request=request, nonce=request.state.nonce,
@@ -409,7 +416,8 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
 
     @app.get("/api/reports/{rid}", tags=["reports"], summary="One stored report: indexed columns and its analysis")
     async def api_report(rid: ReportId):
-        return await run_in_threadpool(_get, rid)
+        # a Response as is: FastAPI's encoder walks every value of the analysis (3x slower) for no change
+        return JSONResponse(await run_in_threadpool(_get, rid))
 
     @app.delete("/api/reports/{rid}", tags=["reports"], summary="Delete a stored report")
     async def api_delete(rid: ReportId):
@@ -443,26 +451,63 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         doc = rec["analysis"]
 
         def body():
+            """Drawn once from the parsed report (its histograms and section tables), then served from the store."""
+            with store() as s:
+                kept = s.rendered(rid, "analysis", renderer_id())
+            if kept is not None:
+                return Markup(kept)
             try:
                 report = report_of(rid)
             except Exception:  # the stored analysis is still worth showing without the parsed sections
                 report = None
-            return analysis_html(doc, report)
+            html = analysis_html(doc, report)
+            if report is not None:
+                try:
+                    with store() as s:
+                        s.keep_rendered(rid, "analysis", renderer_id(), str(html))
+                except Exception:  # noqa: BLE001 - a page not kept is drawn again next time, nothing worse
+                    pass
+            return html
 
         return page(request, "report.html", rec=rec, doc=doc, body=await run_in_threadpool(body),
                     report_css=report_css(), report_js=report_js())
 
     # -- compare, trend, rules ---------------------------------------------------------------------------------
-    def _compare(a: int, b: int) -> dict:
+    compared: OrderedDict[tuple[int, int], tuple[dict, Any]] = OrderedDict()
+
+    def _compared(a: int, b: int) -> tuple[dict, Any]:
+        """(compare document, its HTML body or None until drawn) of two stored reports; the last few are kept
+        (ids are never reused, and a comparison depends only on the two reports' bytes)."""
         from ..compare import compare
 
+        _get(a), _get(b)  # 404 for a report deleted meanwhile
+        with cache_lock:
+            hit = compared.get((a, b))
+            if hit is not None:
+                compared.move_to_end((a, b))
+                return hit
         before, after = report_of(a), report_of(b)
         try:
             doc = compare(before, after, config)
         except ValueError as e:
             raise HTTPException(422, str(e))
         doc["store_ids"] = {"before": a, "after": b}
-        return doc
+        with cache_lock:
+            compared[(a, b)] = (doc, None)
+            while len(compared) > 16:
+                compared.popitem(last=False)
+        return doc, None
+
+    def _compare(a: int, b: int) -> dict:
+        return _compared(a, b)[0]
+
+    def _compare_body(a: int, b: int):
+        doc, body = _compared(a, b)
+        if body is None:
+            body = compare_html(doc)
+            with cache_lock:
+                compared[(a, b)] = (doc, body)
+        return body
 
     @app.get("/api/compare", tags=["compare"], summary="Two stored reports side by side")
     async def api_compare(a: QueryId, b: QueryId):
@@ -476,8 +521,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             a, b = ids
         if a is None or b is None:
             raise HTTPException(400, "Pick two reports in the list to compare them.")
-        cmp = await run_in_threadpool(_compare, a, b)
-        body = await run_in_threadpool(compare_html, cmp)
+        body = await run_in_threadpool(_compare_body, a, b)
         return page(request, "compare.html", a=a, b=b, body=body, report_css=report_css(), report_js=report_js())
 
     def _trend(db: str, metrics: list[str], instance: str | None) -> dict:

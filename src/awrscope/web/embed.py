@@ -36,6 +36,24 @@ def trend_html(doc: dict) -> Markup:
 
 
 @lru_cache(maxsize=1)
+def renderer_id() -> str:
+    """Names what draws an analysis page (the awrscope version and a digest of the report's templates and
+    static files): a page stored by another renderer is drawn anew, so an upgrade never serves old pages."""
+    import hashlib
+    from pathlib import Path
+
+    from .. import __version__
+    from ..render import html as html_pkg
+
+    digest = hashlib.sha256()
+    root = Path(html_pkg.__file__).parent
+    for f in sorted(root.rglob("*")):
+        if f.is_file() and f.suffix in (".html", ".css", ".js", ".py", ".j2"):
+            digest.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:16]}"
+
+
+@lru_cache(maxsize=1)
 def report_css() -> Markup:
     """The report's stylesheet, scoped under .awr-report where it styles whole-page elements."""
     from ..render.html import environment
