@@ -136,18 +136,24 @@ def content_disposition(stored_name: str) -> str:
     return f"attachment; filename=\"{ascii_name or 'report'}\"; filename*=UTF-8''{quote(name[:200], safe='')}"
 
 
-def cross_site(method: str, headers, host_header: str) -> str | None:
+def cross_site(method: str, headers, host_header: str, path: str = "/") -> str | None:
     """Why a state-changing request looks forged by another site, or None. Browsers send
     Sec-Fetch-Site on every request: only same-origin (or a user-typed navigation) may write.
     Without it (an old browser) a foreign Origin is refused; 'Origin: null' is what a same-origin
     form sends under Referrer-Policy no-referrer, so it is not evidence by itself. Clients sending
-    neither (curl, scripts) are not browsers and cannot be made to send a user's cookie by a page."""
+    neither (curl, scripts) are not browsers and cannot be made to send a user's cookie by a page. A browser
+    from before 2020 that sends neither on a cross-site form POST is stopped on the HTML forms by their token;
+    on the API only by the token's SameSite cookie (a team server with --token)."""
     if method in ("GET", "HEAD", "OPTIONS"):
         return None
     site = headers.get("sec-fetch-site")
     if site:
         return None if site in ("same-origin", "none") else f"Sec-Fetch-Site: {site}"
     origin = headers.get("origin")
+    if origin == "null" and path.startswith("/api/"):
+        # a form on another host posting under no-referrer (Chromium sends no Sec-Fetch-Site to a plain-http
+        # LAN name): the API has no form token to stop it, and its own clients send a real Origin or none
+        return "Origin: null on an API write"
     if origin and origin != "null" and urlsplit(origin).netloc.lower() != host_header.strip().lower():
         return f"Origin {origin} is not this server"
     return None
@@ -242,7 +248,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             return _secured(JSONResponse({"detail": f"host {host!r} is not served here (--allowed-host)"}, status_code=400))
         if "\x00" in request.url.path or "%00" in request.url.query or "\x00" in request.url.query:
             return _secured(JSONResponse({"detail": "a parameter holds a NUL character"}, status_code=400))
-        forged = cross_site(request.method, request.headers, host)
+        forged = cross_site(request.method, request.headers, host, request.url.path)
         if forged:  # CSRF: another site (or another port of this host) posting with the user's browser
             return _secured(JSONResponse({"detail": f"cross-site request refused ({forged})"}, status_code=403))
         if token and not request.url.path.startswith(("/static/", "/login")):
