@@ -377,7 +377,7 @@ def _whatif_checks(a: dict, b: dict, alpha: float) -> list[dict]:
     if L and Lp and lfs and lfs["avg_ms"] and lfs["waits"] and measured_lfs is not None:
         w = w1_faster_redo(target_ms=Lp, L=L, lfs_ms=lfs["avg_ms"], waits=lfs["waits"], lfs_time_s=lfs["time_s"],
                            db_time_s=a["report"]["db_time_s"], alpha=alpha)
-        c = _check("W1", f"W1 replayed with the measured AFTER latency ({lkey} {L:.3g} → {Lp:.3g} ms)", "lfs_ms",
+        c = _check("W1", f"replayed with the measured AFTER latency ({lkey} {L:.3g} → {Lp:.3g} ms)", "lfs_ms",
                    w["result"]["lfs_ms_after"], measured_lfs, "ms",
                    "O (non-I/O part) held constant; alpha in [1, 2]")
         c["inputs"] = {k: w["inputs"][k] for k in ("L_ms", "lfs_ms", "lfs_waits", "target_ms", "alpha")}

@@ -28,3 +28,20 @@ def window_label(w: dict) -> str:
     e = (w["end_time"] or "?")[11:16] if w["end_time"] else "?"
     snaps = f"{w['begin_snap']}-{w['end_snap']}" if w["begin_snap"] is not None else "?"
     return f"{t[:16]}..{e} {w['instance'] or ''} snaps {snaps}"
+
+
+def reading_warnings(doc: dict) -> list[str]:
+    """Problems reading the report that bear on all its figures (truncated, an error, a report-wide warning):
+    shown right under the header of every output, before any verdict, not only in the issues list at the end."""
+    return [i["message"] for i in doc.get("issues") or ()
+            if i["level"] == "error" or (i["level"] == "warning" and not i.get("section"))]
+
+
+def owner_note(doc: dict, cp: dict) -> str:
+    """Who the non-I/O remainder of log file sync belongs to, said truthfully: a rule named as its owner
+    only points to a finding when that rule fired."""
+    owner = cp.get("non_io_owner")
+    if not owner or owner == "undetermined":
+        return "owner undetermined"
+    fired = {f["id"] for f in doc.get("findings") or ()} | {f["id"] for f in doc.get("observations") or ()}
+    return f"-> {owner}" if owner in fired else f"{owner}'s to examine, below its threshold: no finding"

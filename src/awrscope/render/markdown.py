@@ -2,7 +2,7 @@
 tickets and chat. Every report string is escaped: a module or SQL text holding HTML shows as text."""
 from __future__ import annotations
 
-from .common import KEY_METRICS, delta_cells, side_line, window_label
+from .common import KEY_METRICS, delta_cells, owner_note, reading_warnings, side_line, window_label
 from .numbers import fmt_num
 
 
@@ -30,6 +30,7 @@ def render_markdown(doc: dict) -> str:
            + (f" · {r['begin_time'][:19]} → {(r.get('end_time') or '?')[:19]}" if r.get("begin_time") else ""),
            "", f"elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({_md(r['db_time_basis'])}, "
            f"confidence {_md(r['db_time_confidence'])})", ""]
+    out += [f"> **Warning:** {_md(w)}" for w in reading_warnings(doc)] + ([""] if reading_warnings(doc) else [])
     out += ["## Verdict", ""]
     v = doc.get("verdict") or {}
     if v.get("load"):
@@ -54,7 +55,7 @@ def render_markdown(doc: dict) -> str:
                 f"{fmt_num(cp['pct_db_time'])} |",
                 f"| I/O part (LGWR write {fmt_num(cp.get('lgwr_ms_per_write'))} ms, {_md(cp.get('lgwr_source'))}) | "
                 f"{fmt_num(cp.get('io_part_s'))} | {fmt_num(cp.get('io_part_pct_db_time'))} |",
-                f"| non-I/O remainder (owner {_md(cp.get('non_io_owner'))}) | {fmt_num(cp.get('non_io_part_s'))} | "
+                f"| non-I/O remainder ({_md(owner_note(doc, cp))}) | {fmt_num(cp.get('non_io_part_s'))} | "
                 f"{fmt_num(cp.get('non_io_part_pct_db_time'))} |"]
     out += ["", "## Findings (ranked by impact)", "", "| # | Severity | Rule | Title | Impact (% DB time) | Confidence |",
             "|---|---|---|---|---:|---|"]
@@ -150,7 +151,8 @@ def compare_markdown(doc: dict) -> str:
 
 def trend_markdown(doc: dict) -> str:
     if doc["kind"] == "fleet":
-        out = ["# awrscope fleet", "", "| # | Database | Windows | Score | Top findings |", "|---|---|---|---|---|"]
+        out = ["# awrscope fleet", "", "Score: average active sessions lost to write-path findings in the database's "
+               "worst window.", "", "| # | Database | Windows | Score (AAS) | Top findings |", "|---|---|---:|---:|---|"]
         for k, d in enumerate(doc["databases"], 1):
             top = "; ".join(f"{f['id']} {f['title']}" for f in d["top_findings"])
             out.append(f"| {k} | {d['key']} | {d['windows']} | {d['score']:.3g} | {top} |")

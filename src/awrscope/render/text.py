@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..compare import pct_words
-from .common import KEY_METRICS, delta_cells, side_line, window_label
+from .common import KEY_METRICS, delta_cells, owner_note, reading_warnings, side_line, window_label
 from .numbers import fmt_num
 
 
@@ -14,7 +14,8 @@ def _header(doc: dict) -> list[str]:
             f"  {r['kind']} {r['format']} {r['version'] or 'version not printed'}  db {r['db_name']}  instance(s) {', '.join(r['instances']) or '?'}  "
             f"snaps {r['begin_snap']}-{r['end_snap']}" + (f"  dbid {r['dbid']}" if r.get("dbid") else ""),
             *([f"  window {r['begin_time'][:19]} .. {(r.get('end_time') or '?')[:19]}"] if r.get("begin_time") else []),
-            f"  elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({r['db_time_basis']}, confidence {r['db_time_confidence']})"]
+            f"  elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({r['db_time_basis']}, confidence {r['db_time_confidence']})",
+            *[f"  WARNING: {w}" for w in reading_warnings(doc)]]
 
 
 def _verdict_lines(doc: dict) -> list[str]:
@@ -65,7 +66,8 @@ def _body(doc: dict, metrics: bool = True) -> list[str]:
             if cp.get("non_io_range_pct_db_time"):
                 lo, hi = cp["non_io_range_pct_db_time"]
                 line += f" (range {fmt_num(lo)}-{fmt_num(hi)} %)"
-            line += f" -> {cp['non_io_owner']}"
+            note = owner_note(doc, cp)
+            line += f" {note}" if note.startswith("->") else f" ({note})"
         out.append(line)
     out += _verdict_lines(doc)
     out.append("")
@@ -162,11 +164,15 @@ def compare_text(doc: dict) -> str:
     return "\n".join(out)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def trend_text(doc: dict) -> str:
     if doc["kind"] == "fleet":
         return fleet_text(doc)
     d = doc["database"]
-    out = [f"awrscope trend: {d['key']}  instances {', '.join(d['instances']) or '?'}  {len(doc['windows'])} windows", ""]
+    out = [f"awrscope trend: {d['key']}  instances {', '.join(d['instances']) or '?'}  {_count(len(doc['windows']), 'window')}", ""]
     ids = [s["id"] for s in doc["series_meta"]]
     heads = {"db_time_s": "DBtime s", "aas": "AAS", "lfs_ms": "lfs ms", "redo_write_ms": "rw ms", "redo_MBps": "redo MB/s",
              "commits_per_s": "commits/s", "log_switches_per_hour": "sw/h", "temp_io_share": "temp %",
@@ -193,10 +199,11 @@ def trend_text(doc: dict) -> str:
 
 
 def fleet_text(doc: dict) -> str:
-    out = [f"awrscope fleet: {len(doc['databases'])} databases, worst first", ""]
+    out = [f"awrscope fleet: {_count(len(doc['databases']), 'database')}, worst first (score: average active "
+           "sessions lost to write-path findings in the database's worst window)", ""]
     for k, d in enumerate(doc["databases"], 1):
         top = "; ".join(f"{f['id']} {f['title']}" for f in d["top_findings"]) or "no findings"
-        out.append(f"  {k:>3d}. {d['key']:32.32s} {d['windows']:>3d} windows  score {d['score']:.3g}  {top}")
+        out.append(f"  {k:>3d}. {d['key']:32.32s} {_count(d['windows'], 'window'):>11s}  score {d['score']:.3g} AAS  {top}")
     for e in doc["errors"]:
         out.append(f"  ERROR {e['error']}")
     return "\n".join(out)

@@ -12,7 +12,7 @@ PSF = "log file switch (private strand flush incomplete)"
 
 @rule("R04", "redo-logs-undersized", "Online redo logs undersized / checkpoint incomplete", culprits=("segments:db_block_changes",),
       ckpt_pct=5.0, ckpt_critical_pct=50.0, switches_per_hour=4.0, switches_per_hour_alone=30.0, log_size_ckpt_pct=50.0,
-      target_minutes=20.0)
+      target_minutes=20.0, max_log_size_mib=8192.0)
 def r04(ctx: Context, th: dict):
     """Sessions wait because the next online log cannot be reused until its checkpoint completes.
 
@@ -22,7 +22,8 @@ def r04(ctx: Context, th: dict):
     private strand flush waits, or Checkpoint Activity 'Log Size Writes'. Very frequent switches
     (> 30 per hour) alone are reported at Medium confidence.
     Why it matters: while the switch waits, no session can generate redo.
-    What to do: resize the logs to ~20 minutes of peak redo (recommended_log_size_B), add groups,
+    What to do: resize the logs to ~20 minutes of peak redo (recommended_log_size_B, at most
+    max_log_size_mib per log: past it, add groups and check the rate is one instance's), add groups,
     speed up DBWR (R08). Redo wastage is not a log-size criterion.
     References: spec R04; Oracle EM thresholds; Oracle 'log file switch (checkpoint incomplete)'.
     """
@@ -52,8 +53,10 @@ def r04(ctx: Context, th: dict):
     seconds = ctx.claim(CKPT, m.fg_time(CKPT)) + ctx.claim(SWC, 0.5 * m.fg_time(SWC)) + ctx.claim(PSF, m.fg_time(PSF))
     rate = m.v("redo_rate_Bps")
     wi = []
-    if rate:
-        new_size = rate * 60 * th["target_minutes"] * 1.5
+    wanted = rate * 60 * th["target_minutes"] * 1.5 if rate else None
+    cap = th["max_log_size_mib"] * 2**20
+    new_size = min(wanted, cap) if wanted else None
+    if new_size:
         wi.append(w3_resize_logs(rate * 3600, new_size, sph, m.fg_time(CKPT), m.fg_time(SWC), m.v("db_time_s")))
     ev = [ctx.event_ev(CKPT, f"> {th['ckpt_pct']} % (EM warning), > {th['ckpt_critical_pct']} % critical"),
           ctx.ev("minutes_between_switches", ">= 15-20 min"),
@@ -62,8 +65,14 @@ def r04(ctx: Context, th: dict):
     title = f"Redo logs too small for the redo rate: checkpoint incomplete {ck:.1f} % of DB time"
     if sph is not None:
         title += f", {sph:.1f} log switches per hour"
+    if wanted and wanted > cap:  # a log of hundreds of GB is not advice: past the cap, groups (and the rate's origin)
+        size_note = (f" (about {cap / 2**20:,.0f} MiB per log, the most awrscope advises: 20 minutes at this report's "
+                     f"average rate x1.5 would be {wanted / 2**20:,.0f} MiB per log; at {rate / 2**20:,.1f} MiB/s add log "
+                     "groups rather than size, and check the rate is one instance's: a RAC global report sums the threads)")
+    else:
+        size_note = (f" (about {wanted / 2**20:,.0f} MiB per log from this report's average rate x1.5)" if wanted else "")
     rec = ("Resize the online redo logs so that they switch about every 15-20 minutes at peak"
-           + (f" (about {rate * 60 * th['target_minutes'] * 1.5 / 2**20:,.0f} MiB per log from this report's average rate x1.5)" if rate else "")
+           + size_note
            + ", and/or add log groups so DBWR can finish the checkpoint before a log is reused; speed up DBWR (R08); "
              "compare with 'Opt Log Sz(M)' when fast_start_mttr_target is set. Redo wastage per write is not a log-size criterion.")
     return make_finding(ctx, "R04", seconds, conf, ev, rec, title=title, severity=sev,

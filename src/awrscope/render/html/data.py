@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ...model import Report
+from ..common import owner_note
 
 #: Events whose wait histograms are drawn (write path first, then the reference read).
 HISTOGRAM_EVENTS = ("log file sync", "log file parallel write", "db file sequential read")
@@ -139,7 +140,7 @@ def _commit_path(doc: dict) -> dict | None:
         "io_part_s": cp.get("io_part_s"), "io_part_pct_db_time": cp.get("io_part_pct_db_time"),
         "non_io_part_s": cp.get("non_io_part_s"), "non_io_part_pct_db_time": cp.get("non_io_part_pct_db_time"),
         "non_io_range_pct_db_time": cp.get("non_io_range_pct_db_time"),
-        "non_io_ms_per_commit": cp.get("non_io_ms_per_commit"), "non_io_owner": cp.get("non_io_owner"),
+        "non_io_ms_per_commit": cp.get("non_io_ms_per_commit"), "non_io_owner": cp.get("non_io_owner"), "owner_note": owner_note(doc, cp),
     }
 
 
