@@ -295,3 +295,18 @@ def test_zip_members_one_at_a_time(tmp_path, report_text, monkeypatch):
     assert [x.name.rsplit(":", 1)[1] for x in rest[:2]] == ["r1.txt", "r2.txt"]
     assert isinstance(rest[2], AwrscopeError) and rest[2].source_name.endswith("night.zip:big.txt")
     assert "night.zip:big.txt: 0 MB uncompressed is larger than the limit" in str(rest[2])  # a report's head
+
+
+def test_output_says_what_it_wrote_and_refuses_foreign_formats(tmp_path):
+    """Issue 17: -o says what it wrote; -o x.pdf is refused with a way to get a PDF, never text in a .pdf."""
+    report = str(Path(__file__).parent.parent / "examples" / "ault_fig4_awr_disk.txt")
+    out = tmp_path / "a.md"
+    p = run("analyze", report, "-o", str(out))
+    size = out.stat().st_size
+    assert p.returncode == 0 and one_line_error(p) == f"awrscope: wrote {out} ({size / 1024:,.0f} KiB)"
+    assert out.read_text().startswith("# awrscope analysis")
+    for name in ("a.pdf", "a.PDF", "b.docx"):
+        p = run("analyze", report, "--format", "html", "-o", str(tmp_path / name))
+        assert p.returncode == 2 and "awrscope does not write" in one_line_error(p)
+        assert not (tmp_path / name).exists()
+    assert "print it to PDF from the browser" in one_line_error(run("compare", report, report, "-o", str(tmp_path / "c.pdf")))

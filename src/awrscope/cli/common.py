@@ -46,10 +46,24 @@ def load_config_or_exit(path: str | None) -> dict:
         click.echo(f"awrscope: cannot read config {path}: {e}", err=True)
         sys.exit(EXIT_UNUSABLE)
 
+#: Extensions of files awrscope does not write: text in them would open as a broken document
+_FOREIGN_OUTPUTS = {"pdf": "PDF", "doc": "Word", "docx": "Word", "xls": "Excel", "xlsx": "Excel", "png": "PNG",
+                    "jpg": "JPEG", "jpeg": "JPEG", "gif": "GIF", "zip": "zip", "gz": "gzip"}
+
+
 def guard_output(output: str | None, paths: tuple[str, ...]) -> None:
     """Exit 2 with one line when -o names one of the inputs (also through a link): the report would be
-    replaced by its own analysis."""
-    if not output or not os.path.exists(output):
+    replaced by its own analysis; or when its extension promises a format awrscope does not write."""
+    if not output:
+        return
+    ext = output.rsplit(".", 1)[-1].lower() if "." in os.path.basename(output) else ""
+    if ext in _FOREIGN_OUTPUTS:
+        hint = (" (write -o report.html and print it to PDF from the browser: the page is laid out for print)"
+                if ext == "pdf" else "")
+        click.echo(f"awrscope: -o {output}: awrscope does not write {_FOREIGN_OUTPUTS[ext]} files; it writes text, "
+                   f".md, .json or .html{hint}", err=True)
+        sys.exit(EXIT_UNUSABLE)
+    if not os.path.exists(output):
         return
     for p in paths:
         try:
@@ -76,6 +90,9 @@ def emit(text: str, output: str | None) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text + "\n")
         os.replace(tmp, output)
+        size = os.path.getsize(output)
+        click.echo(f"awrscope: wrote {output} ({size / 1024:,.0f} KiB)" if size >= 1024 else
+                   f"awrscope: wrote {output} ({size} bytes)", err=True)
     except OSError as e:  # a full device, a quota: the partial file is removed, the old output kept
         with contextlib.suppress(OSError):
             os.unlink(tmp)
