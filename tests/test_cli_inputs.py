@@ -261,7 +261,7 @@ def test_directories_are_read_by_content(tmp_path, report_text):
     p = run("analyze", "--format", "json", str(d))
     assert p.returncode == 0, p.stderr
     assert sorted(x["report"]["db_name"] for x in json.loads(p.stdout)) == ["DEMO", "NIGHT"]
-    assert one_line_error(p) == ("awrscope: skipped 3 files that are not reports: 1 empty (empty.txt); "
+    assert one_line_error(p) == ("awrscope: skipped 3 files: 1 empty (empty.txt); "
                                  "1 not a report (notes.md); 1 binary (pic.png)")
     p = run("analyze", str(d / "notes.md"))
     assert p.returncode == 2 and one_line_error(p).endswith("notes.md: not an AWR or Statspack report (no report "

@@ -78,7 +78,7 @@ def test_cli_trend_corpus_directory(corpus):
     receipt = next(d for d in doc["databases"] if d["db_name"] == "RECEIPT")
     assert receipt["windows"] == 2 and [w["begin_snap"] for w in receipt["trend"]["windows"]] == [173494, 173496]
     assert doc["errors"] == []
-    assert "ash_txt_11203_antognini_top2_1845_1900.txt: skipped: an ASH or ADDM report" in res.stderr
+    assert "skipped 9 files: 9 ASH/ADDM: a view of a window, not trended (addm_txt_19c_lucky29011_dvk.txt, " in res.stderr
 
 
 def test_cli_trend_exit_codes_and_formats(tmp_path):
@@ -109,3 +109,48 @@ def test_loader_keeps_input_order_and_error_rows(tmp_path, capsys):
     assert rows[0][1].header.db_name == "AULTDB" and rows[1][1] is None and "not an AWR" in rows[1][2]
     err = capsys.readouterr().err
     assert "3/3 reports" in err  # the progress bar (only drawn when stderr is a terminal, unless forced)
+
+
+def test_db_time_by_wait_class_per_window(corpus):
+    """Issue 17: DB time over time by wait class (average active sessions). Statspack 548-549, elapsed 15.00 min
+    = 900 s: DB CPU 1,701.1 s -> 1.8901; User I/O = db file sequential read 4,560 + read by other session 27
+    (+ parallel/scattered reads at 0) = 4,587 s -> 5.0967; Commit = log file sync 94 s -> 0.1044. The classes
+    and CPU add up to the window's AAS (DB time 6,392.9 s / 900 = 7.1032) within the unprinted remainder."""
+    [w] = _windows(corpus / "statspack_txt_11203_antognini_top2_1830_1845.txt")
+    by = w["aas_by_class"]
+    assert (by["CPU"], by["User I/O"], by["Commit"]) == (1.8901, 5.0967, 0.1044)
+    assert abs(sum(by.values()) - w["values"]["aas"]) < 0.01 and "unaccounted" not in by
+
+
+def test_time_axis_places_windows_at_their_times():
+    """A 60-minute gap and a 102-day gap do not look the same; the year is labelled when the span crosses one."""
+    from datetime import datetime, timedelta
+
+    from awrscope.render.html.svg import TimeAxis
+
+    t0 = datetime(2012, 12, 1, 10, 0)
+    axis = TimeAxis(t0, t0 + timedelta(days=102, hours=2), 0, 1000)
+    hour_gap = axis.x(t0 + timedelta(hours=2)) - axis.x(t0 + timedelta(hours=1))
+    day_gap = axis.x(t0 + timedelta(days=102, hours=1)) - axis.x(t0 + timedelta(hours=1))
+    assert day_gap > 2000 * hour_gap
+    labels = [label for _, label in axis.ticks()]
+    assert labels and all(label.startswith(("2012-", "2013-")) for label in labels)  # crosses into 2013
+    short = TimeAxis(datetime(2014, 4, 23, 18, 30, 5), datetime(2014, 4, 23, 19, 45, 40), 0, 1000)
+    assert [label for _, label in short.ticks()] == ["Apr 23 18:45", "19:00", "19:15", "19:30", "19:45"]
+
+
+def test_trend_html_draws_activity_by_class_on_a_time_axis(corpus, tmp_path):
+    out = tmp_path / "t.html"
+    files = [str(corpus / f"statspack_txt_11203_antognini_top2_{t}.txt") for t in ("1830_1845", "1930_1945")]
+    res = CliRunner().invoke(main, ["trend", *files, "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    html = out.read_text()
+    import re
+
+    chart = html[html.index('data-chart="activity"'):]
+    chart = chart[:chart.index("</svg>")]
+    cpu = [float(v) for v in re.findall(r'data-class="CPU" data-value="([0-9.]+)"', chart)]
+    assert cpu == [1.89, 3.215]  # one column per window, CPU at the bottom
+    x = [float(v) for v in re.findall(r'<rect class="seg cpu" x="([0-9.]+)"', chart)[:2]]
+    widths = [float(v) for v in re.findall(r'<rect class="seg cpu" x="[0-9.]+" y="[0-9.]+" width="([0-9.]+)"', chart)[:2]]
+    assert x[1] - x[0] > 4 * widths[0]  # 18:30 and 19:30: a 45-minute gap after a 15-minute window

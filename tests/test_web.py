@@ -126,7 +126,9 @@ def test_compare_and_trend(server, uploaded):
     tdoc = httpx.get(server.base + "/api/trend", params={"db": "DBM11203"}).json()["trend"]
     assert tdoc["kind"] == "trend" and [w["report_id"] for w in tdoc["windows"]] == [a, b]
     page = httpx.get(server.base + "/trend", params={"db": "DBM11203"})
-    assert page.status_code == 200 and "<polyline" in page.text and "Verdict" in page.text
+    assert page.status_code == 200 and 'class="dot"' in page.text and "Verdict" in page.text
+    assert "<polyline" not in page.text  # 18:30-18:45 and 19:30-19:45: the line does not bridge the 45-minute gap
+    assert 'data-chart="activity"' in page.text and 'data-class="User I/O"' in page.text
 
 
 def test_rules_and_openapi(server):

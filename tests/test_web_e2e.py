@@ -122,7 +122,9 @@ def test_upload_analysis_compare_in_chromium(browser_page, corpus_dir):
     page.screenshot(path=str(ARTIFACTS / "web_05_compare.png"), full_page=False)
 
     page.goto(srv.base + "/trend?db=DBM11203")
-    assert page.locator("svg.line polyline").count() >= 1
+    # 18:30-18:45 and 19:30-19:45: two points at their times, not joined across the 45-minute gap
+    assert page.locator("svg.line circle.dot").count() >= 2 and page.locator("svg.line polyline").count() == 0
+    assert page.locator('svg[data-chart="activity"] rect.seg').count() >= 4  # stacked AAS by wait class
     page.screenshot(path=str(ARTIFACTS / "web_06_trend.png"))
 
     page.goto(srv.base + "/rules")

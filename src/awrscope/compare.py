@@ -14,6 +14,7 @@ import statistics
 
 from .analysis import analyze
 from .metrics import DEFAULT_ALPHA, derive
+from .metrics.events import time_by_wait_class
 from .oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES
 from .oracle.events import is_idle_row
 from .model import Report, normalise_name
@@ -194,6 +195,8 @@ def side(report: Report, config: dict | None = None, label: str = "") -> dict:
                    "elapsed_s": elapsed, "elapsed_basis": ebasis, "db_time_s": dbt},
         "metrics": km,
         "events": events,
+        "wait_classes": [{"label": c["label"], "time_s": c["time_s"], "line": c["line"]}
+                         for c in time_by_wait_class(rep, m)],
         "statistics": stats,
         "analysis": doc,
     }

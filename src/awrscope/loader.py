@@ -105,8 +105,7 @@ def skip_summary(skipped: list[tuple[str, str]], shown: int = 3) -> str | None:
         listed = ", ".join(os.path.basename(n) if ".zip:" not in n else n for n in names[:shown])
         parts.append(f"{len(names)} {reason} ({listed}{', ...' if len(names) > shown else ''})")
     n = len(skipped)
-    what = "1 file that is not a report" if n == 1 else f"{n} files that are not reports"
-    return f"skipped {what}: " + "; ".join(parts)
+    return f"skipped {n} file{'' if n == 1 else 's'}: " + "; ".join(parts)
 
 
 def _bar(it, total: int, show: bool):

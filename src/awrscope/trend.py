@@ -57,6 +57,18 @@ def _window(report: Report, config: dict | None, note: str | None) -> dict:
         "log_switches_per_hour": m["log_switches_per_hour"]["value"], "temp_io_share": m["temp_io_share"]["value"],
         "undo_block_write_share": m["undo_block_write_share"]["value"],
     }
+    elapsed = r["elapsed_s"]
+    cpu_aas = m["db_cpu_per_s"]["value"]
+    # DB time over time by wait class, as average active sessions (seconds / elapsed): Enterprise Manager's picture
+    by_class = {}
+    if elapsed:
+        if cpu_aas is not None:
+            by_class["CPU"] = cpu_aas
+        for c in s["wait_classes"]:
+            by_class[c["label"]] = c["time_s"] / elapsed
+        rest = (r["db_time_s"] or 0.0) / elapsed - sum(by_class.values())
+        if by_class and rest > 0.01 * ((r["db_time_s"] or 0.0) / elapsed):
+            by_class["unaccounted"] = rest  # DB time neither CPU nor a printed wait: CPU queue, unprinted events
     findings = [{"id": f["id"], "title": f["title"], "severity": f["severity"], "pct_db_time": f["impact"]["pct_db_time"],
                  "db_time_s": f["impact"]["db_time_s"]} for f in doc["findings"]]
     # score: average active sessions lost to write-path findings (R rules; G rules describe, they do not add)
@@ -68,7 +80,7 @@ def _window(report: Report, config: dict | None, note: str | None) -> dict:
         "db_name": r["db_name"], "dbid": r["dbid"], "instance": (r["instances"] or [None])[0], "host": r["host"],
         "startup_time": startup, "begin_snap": r["begin_snap"], "end_snap": r["end_snap"],
         "begin_time": r["begin_time"], "end_time": r["end_time"], "elapsed_s": r["elapsed_s"],
-        "values": values, "findings": findings,
+        "values": values, "aas_by_class": {k: round(v, 4) for k, v in by_class.items()}, "findings": findings,
         "score": lost / r["elapsed_s"] if r["elapsed_s"] else lost / 3600.0,
         "restarted": any(i["level"] == "error" and "restart" in i["message"] for i in doc["issues"]),
     }

@@ -105,18 +105,18 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
     skipped: list[tuple[str, str]] = []
     rows = load_many(paths, max_size * 1024 * 1024, then=partial(windows_of, config=config), workers=jobs,
                      skipped=skipped)
-    if skip_summary(skipped):
-        click.echo(f"awrscope: {skip_summary(skipped)}", err=True)
+
     windows, errors = [], []
     for name, ws, err in rows:
         if err:
             errors.append({"path": name, "error": err})
             click.echo(f"awrscope: {err}", err=True)
-        elif not ws:
-            click.echo(f"awrscope: {name}: skipped: an ASH or ADDM report is a view of a window, not an AWR/Statspack "
-                       "snapshot window to trend", err=True)
+        elif not ws:  # an ASH or ADDM report views a window an AWR report covers: nothing to trend
+            skipped.append((name, "ASH/ADDM: a view of a window, not trended"))
         else:
             windows.extend(ws)
+    if skip_summary(skipped):
+        click.echo(f"awrscope: {skip_summary(skipped)}", err=True)
     if not windows:
         if not errors:
             click.echo("awrscope: no report found", err=True)

@@ -261,3 +261,37 @@ def share_above(values, bound_us: float) -> float | None:
         if not op.startswith(">"):
             lower = us
     return tail
+
+
+#: Oracle's wait classes as printed (a narrow column cuts them: 'Configurat')
+WAIT_CLASSES = ("User I/O", "System I/O", "Commit", "Configuration", "Concurrency", "Application", "Other", "Cluster",
+                "Network", "Scheduler", "Administrative", "Queueing")
+
+
+def time_by_wait_class(report: Report | None, metrics) -> list[dict]:
+    """Foreground wait time per wait class, largest first: {label, time_s, line, derived}. From the report's
+    own Foreground Wait Class section when printed; else (AWR 10g/11.1 text, Statspack) the foreground events
+    summed by their class, as printed beside the event or in Top Events, else from the event catalogue."""
+    from ..oracle.events import wait_class
+
+    classes = []
+    sec = report.sections.get("wait_classes") if report is not None else None
+    for row in sec or ():
+        t = row.values.get("time_s")
+        if not row.name or t is None or row.name.lower().startswith(("idle", "db cpu")):
+            continue
+        classes.append({"label": row.name, "time_s": t, "line": row.line, "derived": None})
+    if not classes and metrics is not None and metrics.fg_events:
+        printed = {}
+        for row in (report.sections.get("top_events") if report is not None else None) or ():
+            if row.name and row.text.get("wait_class"):
+                printed[row.name.lower()] = row.text["wait_class"]
+        sums: dict[str, float] = {}
+        for e in metrics.fg_events.values():
+            wc = wait_class(e.name, e.wait_class or printed.get(e.name.lower()))
+            wc = next((k for k in WAIT_CLASSES if k.lower().startswith(wc.lower())), wc)
+            sums[wc] = sums.get(wc, 0.0) + e.time_s
+        classes = [{"label": k, "time_s": round(v, 3), "line": None, "derived": "sum of foreground events"}
+                   for k, v in sums.items() if v > 0]
+    classes.sort(key=lambda c: -c["time_s"])
+    return classes

@@ -445,7 +445,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     def _trend(db: str, metrics: list[str], instance: str | None) -> dict:
         with store() as s:
             data = s.trend(db, metrics or None, instance=instance)
-            data["available_metrics"] = s.metric_names(db)
+            data["available_metrics"] = [m for m in s.metric_names(db) if m not in MODEL_CONSTANTS]
             data["databases"] = s.databases()
             data["report_rows"] = s.list(limit=1000, db=db, instance=instance)
             windows = s.trend_windows(db, instance=instance, config=config)
@@ -470,10 +470,12 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
                 dbs = await run_in_threadpool(s.databases)
             return page(request, "trend.html", data=None, databases=dbs, charts=[])
         data = await run_in_threadpool(_trend, db, metric, instance)
-        charts = [(s, line_chart([((p["begin_time"] or "")[:16], p["value"], p["report_id"]) for p in s["points"]]))
+        charts = [(s, line_chart([((p["begin_time"] or "")[:16], p["value"], p["report_id"], p["begin_time"],
+                                    p["end_time"]) for p in s["points"]]))
                   for s in data["series"]]
         body = await run_in_threadpool(trend_html, data["trend"]) if data["trend"] else None
         return page(request, "trend.html", data=data, databases=data["databases"], charts=charts, body=body,
+                    metric_info=METRIC_INFO,
                     report_css=report_css() if body else None, report_js=report_js() if body else None)
 
     @app.get("/api/rules", tags=["rules"], summary="The diagnosis rules with their documentation and thresholds")
@@ -504,6 +506,17 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     app.add_middleware(BodyLimit, limit=max_request_bytes + 64 * 1024)  # multipart framing on top of the files
     return app
 
+
+def _metric_info() -> dict[str, dict]:
+    from ..metrics import CATALOG
+
+    return {m.id: {"unit": m.unit, "formula": m.formula, "setting": "config" in m.inputs} for m in CATALOG}
+
+
+#: What the metric picker shows beside an id: its unit, and its formula on hover
+METRIC_INFO = _metric_info()
+#: Model settings stored beside the measured metrics (alpha): not a measurement to trend
+MODEL_CONSTANTS = frozenset(k for k, v in METRIC_INFO.items() if v["setting"])
 
 _TITLES = {400: "Bad request", 401: "Token required", 403: "Refused", 404: "Not found", 413: "Upload too large",
            429: "Too many attempts",

@@ -20,31 +20,64 @@ def rules_doc() -> list[dict]:
 
 # -- charts: inline SVG, drawn on the server (no script, no CDN) -----------------------------------------------
 
-def line_chart(points: list[tuple[str, float, int]], width: int = 1100, height: int = 230) -> dict | None:
-    """(x label, value, report id) in time order to polyline geometry with a few axis labels."""
+def line_chart(points: list[tuple], width: int = 1100, height: int = 230) -> dict | None:
+    """(x label, value, report id[, begin, end as ISO text]) in time order to polyline geometry with axis labels.
+    With every point's times the x axis is true time (a point at its window's middle; the line breaks across a
+    gap longer than a window; ticks at round times, with the year when the span crosses one)."""
     if not points:
         return None
+    from ..render.html.svg import TimeAxis
+
     pad_l, pad_r, pad_t, pad_b = 84, 16, 12, 40
-    vals = [v for _, v, _ in points]
+    vals = [p[1] for p in points]
     lo, hi = min(0.0, min(vals)), max(vals)
     if hi == lo:
         hi = lo + 1.0
     n = len(points)
     plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
+    times = [(_when(p[3]), _when(p[4])) if len(p) >= 5 else (None, None) for p in points]
+    axis = None
+    if all(b and e for b, e in times):
+        axis = TimeAxis(min(b for b, _ in times), max(e for _, e in times), pad_l, pad_l + plot_w)
 
     def x(i: int) -> float:
+        if axis:
+            b, e = times[i]
+            return axis.x(b + (e - b) / 2)
         return pad_l + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
 
     def y(v: float) -> float:
         return pad_t + plot_h * (1 - (v - lo) / (hi - lo))
 
-    dots = [{"x": round(x(i), 1), "y": round(y(v), 1), "label": lab, "value": v, "report_id": rid}
-            for i, (lab, v, rid) in enumerate(points)]
+    dots = [{"x": round(x(i), 1), "y": round(y(p[1]), 1), "label": p[0], "value": p[1], "report_id": p[2]}
+            for i, p in enumerate(points)]
     ticks = [{"y": round(y(lo + (hi - lo) * k / 4), 1), "value": lo + (hi - lo) * k / 4} for k in range(5)]
-    step = max(1, math.ceil(n / 6))
-    xlabels = [{"x": d["x"], "label": (d["label"] or "?")[:16]} for d in dots[::step]]
+    if axis:
+        xlabels = [{"x": round(tx, 1), "label": label} for tx, label in axis.ticks()]
+        runs, run = [], [dots[0]]
+        for i in range(1, n):
+            (pb, pe), (b, e) = times[i - 1], times[i]
+            if b - pe > max(e - b, pe - pb):  # a gap longer than a window: the line does not bridge it
+                runs.append(run)
+                run = []
+            run.append(dots[i])
+        runs.append(run)
+    else:
+        step = max(1, math.ceil(n / 6))
+        xlabels = [{"x": d["x"], "label": (d["label"] or "?")[:16]} for d in dots[::step]]
+        runs = [dots]
     return {"width": width, "height": height, "pad_l": pad_l, "plot_bottom": pad_t + plot_h, "plot_right": pad_l + plot_w,
-            "path": " ".join(f"{d['x']},{d['y']}" for d in dots), "dots": dots, "ticks": ticks, "xlabels": xlabels}
+            "paths": [" ".join(f"{d['x']},{d['y']}" for d in r) for r in runs if len(r) > 1],
+            "dots": dots, "ticks": ticks, "xlabels": xlabels}
+
+
+def _when(text):
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(str(text)) if text else None
+    except ValueError:
+        return None
 
 
 def fmt_num(v: Any) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ...model import Report
+from ...metrics.events import time_by_wait_class
 from ..common import owner_note
 
 #: Events whose wait histograms are drawn (write path first, then the reference read).
@@ -27,8 +28,6 @@ REDO_METRICS = {"redo_rate_Bps": "redo generated", "redo_write_size_B": "average
                 "commit_rate": "user commits", "redo_per_commit_B": "redo per commit",
                 "log_switches_per_hour": "log switches", "minutes_between_switches": "minutes between switches"}
 TOP_EVENTS = 10
-_CLASSES = ("User I/O", "System I/O", "Commit", "Configuration", "Concurrency", "Application", "Other", "Cluster",
-            "Network", "Scheduler", "Administrative", "Queueing")
 TOP_IO_ROWS = 15
 
 _TEMP = re.compile(r"temp", re.I)
@@ -78,33 +77,9 @@ def _db_time(doc: dict, report: Report | None, metrics) -> dict | None:
     if cpu is not None:
         components.append({"label": "DB CPU", "kind": "cpu", "time_s": round(cpu, 3), "pct": _pct(cpu, dbt),
                            "line": cpu_line})
-    classes = []
-    if report is not None:
-        sec = report.sections.get("wait_classes")
-        if sec is not None:
-            for row in sec:
-                t = row.values.get("time_s")
-                if not row.name or t is None or row.name.lower().startswith(("idle", "db cpu")):
-                    continue
-                classes.append({"label": row.name, "kind": "class", "time_s": t, "pct": _pct(t, dbt),
-                                "line": row.line})
-    if not classes and metrics is not None and metrics.fg_events:
-        # No Foreground Wait Class section (AWR 10g/11.1 text, Statspack): sum the foreground events by their class,
-        # as printed beside the event or in Top Events, else from the event catalogue (oracle/wait_events.tsv).
-        from ...oracle.events import wait_class
-        printed = {}
-        top = report.sections.get("top_events") if report is not None else None
-        for row in top or ():
-            if row.name and row.text.get("wait_class"):
-                printed[row.name.lower()] = row.text["wait_class"]
-        sums: dict[str, float] = {}
-        for e in metrics.fg_events.values():
-            wc = wait_class(e.name, e.wait_class or printed.get(e.name.lower()))
-            wc = next((k for k in _CLASSES if k.lower().startswith(wc.lower())), wc)  # 'Configurat' (cut short)
-            sums[wc] = sums.get(wc, 0.0) + e.time_s
-        classes = [{"label": k, "kind": "class", "time_s": round(v, 3), "pct": _pct(v, dbt), "line": None,
-                    "derived": "sum of foreground events"} for k, v in sums.items() if v > 0]
-    classes.sort(key=lambda c: -c["time_s"])
+    classes = [{"label": c["label"], "kind": "class", "time_s": c["time_s"], "pct": _pct(c["time_s"], dbt),
+                "line": c["line"], **({"derived": c["derived"]} if c["derived"] else {})}
+               for c in time_by_wait_class(report, metrics)]
     components += classes
     events = []
     if metrics is not None:

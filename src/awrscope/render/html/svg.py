@@ -175,16 +175,23 @@ def paired(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a
 
 
 def series(points: list[dict], *, label: str, kind: str, unit: str = "", marks: list[dict] | None = None) -> Markup:
-    """A time series: points {x (label), y} in order; marks {i (point index), label} shade the windows where
-    findings fire. Missing values break the line."""
+    """A time series: points {x (label), y, begin?, end? (datetimes)} in order; marks {i (point index), label}
+    shade the windows where findings fire. With every point's begin and end, the x axis is true time (each
+    point at its window's middle, the line broken across a gap longer than a window); else points are evenly
+    spaced. Missing values break the line."""
     n = len(points)
     if not n or all(p.get("y") is None for p in points):
         return Markup("")
     h, left, right, top, base = 210, 96, 20, 14, 160
+    timed = all(p.get("begin") and p.get("end") for p in points)
+    axis = TimeAxis(min(p["begin"] for p in points), max(p["end"] for p in points), left, W - right) if timed else None
     step = (W - left - right) / max(n - 1, 1)
     ys = [p["y"] for p in points if p.get("y") is not None]
     ymax = max(ys) or 1.0
-    xs = [left + k * step if n > 1 else left + (W - left - right) / 2 for k in range(n)]
+    if axis:
+        xs = [axis.x(p["begin"] + (p["end"] - p["begin"]) / 2) for p in points]
+    else:
+        xs = [left + k * step if n > 1 else left + (W - left - right) / 2 for k in range(n)]
     out = [_open(h, label, kind),
            f'<line class="axis" x1="{left}" y1="{base}" x2="{W - right}" y2="{base}"/>',
            f'<text class="lbl" x="{left - 6}" y="{top + 4}" text-anchor="end">{escape(_compact(ymax, unit))}</text>',
@@ -193,13 +200,21 @@ def series(points: list[dict], *, label: str, kind: str, unit: str = "", marks: 
     half = max(step / 2, 6)
     for m in marks or []:
         if 0 <= m["i"] < n:
-            out.append(f'<rect class="mark" x="{xs[m["i"]] - half:.1f}" y="{top}" width="{2 * half:.1f}" '
+            if axis:
+                x0, x1 = axis.x(points[m["i"]]["begin"]), axis.x(points[m["i"]]["end"])
+                x0, width = (x0, x1 - x0) if x1 - x0 >= 4 else (xs[m["i"]] - 2, 4)
+            else:
+                x0, width = xs[m["i"]] - half, 2 * half
+            out.append(f'<rect class="mark" x="{x0:.1f}" y="{top}" width="{width:.1f}" '
                        f'height="{base - top}" data-i="{m["i"]}"><title>{escape(m["label"])}</title></rect>')
     runs: list[list[tuple[float, float]]] = [[]]
     for k, p in enumerate(points):
-        if p.get("y") is None:
+        gap = axis and k and (p["begin"] - points[k - 1]["end"]) > max(p["end"] - p["begin"],
+                                                                        points[k - 1]["end"] - points[k - 1]["begin"])
+        if p.get("y") is None or gap:
             runs.append([])
-            continue
+            if p.get("y") is None:
+                continue
         runs[-1].append((xs[k], base - (base - top) * p["y"] / ymax))
     for run in runs:
         if len(run) > 1:
@@ -210,10 +225,115 @@ def series(points: list[dict], *, label: str, kind: str, unit: str = "", marks: 
         y = base - (base - top) * p["y"] / ymax
         out.append(f'<circle class="dot" cx="{xs[k]:.1f}" cy="{y:.1f}" r="3.5" data-i="{k}" data-value="{p["y"]}">'
                    f'<title>{escape(p["x"])}: {escape(_n(p["y"], unit))}</title></circle>')
-    every = max(1, -(-n // 8))
-    for k, p in enumerate(points):
-        if k % every == 0 or k == n - 1:
-            out.append(f'<text class="lbl" x="{xs[k]:.1f}" y="{base + 16}" text-anchor="middle">'
-                       f'{escape(_trunc(str(p["x"]), 24 if n <= 6 else 12))}</text>')
+    if axis:
+        out += _axis_marks(axis, top, base)
+    else:
+        every = max(1, -(-n // 8))
+        for k, p in enumerate(points):
+            if k % every == 0 or k == n - 1:
+                out.append(f'<text class="lbl" x="{xs[k]:.1f}" y="{base + 16}" text-anchor="middle">'
+                           f'{escape(_trunc(str(p["x"]), 24 if n <= 6 else 12))}</text>')
     out.append("</svg>")
     return Markup("".join(out))
+
+
+# -- a true time axis ------------------------------------------------------------------------------------------
+_STEPS = [60 * m for m in (5, 10, 15, 30)] + [3600 * h for h in (1, 2, 3, 6, 12)] + \
+         [86400 * d for d in (1, 2, 7, 14, 30, 91, 182, 365)]
+
+
+class TimeAxis:
+    """Maps datetimes to x between ``left`` and ``right``: windows sit at their times, so a 60-minute gap and a
+    102-day gap look as different as they are. Ticks at a round step (5 minutes to a year), labelled with the
+    date whenever it changes and the year whenever the span crosses one."""
+
+    def __init__(self, t0, t1, left: float, right: float):
+        span = max((t1 - t0).total_seconds(), 60.0)
+        self.t0, self.span, self.left, self.width = t0, span, left, right - left
+        self.step = next((s for s in _STEPS if span / s <= 7), _STEPS[-1])
+        self.years = t0.year != t1.year
+
+    def x(self, t) -> float:
+        return self.left + self.width * (t - self.t0).total_seconds() / self.span
+
+    def ticks(self) -> list[tuple[float, str]]:
+        import datetime as dt
+
+        step = dt.timedelta(seconds=self.step)
+        first = self.t0.replace(second=0, microsecond=0)
+        if self.step < 3600:
+            first = first.replace(minute=first.minute - first.minute % (self.step // 60))
+        elif self.step < 86400:
+            first = first.replace(minute=0, hour=first.hour - first.hour % (self.step // 3600))
+        else:
+            first = first.replace(minute=0, hour=0)
+        out, t, last_date = [], first, None
+        end = self.t0 + dt.timedelta(seconds=self.span)
+        while t <= end and len(out) < 12:
+            if t >= self.t0:
+                if self.step >= 86400:
+                    label = t.strftime("%Y-%m-%d" if self.years else "%b %d")
+                elif t.date() != last_date:
+                    label = t.strftime("%Y-%m-%d %H:%M" if self.years else "%b %d %H:%M")
+                else:
+                    label = t.strftime("%H:%M")
+                last_date = t.date()
+                out.append((self.x(t), label))
+            t += step
+        return out
+
+
+def _axis_marks(axis: TimeAxis, top: float, base: float) -> list[str]:
+    out = []
+    for x, label in axis.ticks():
+        out.append(f'<line class="grid" x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{base}"/>'
+                   f'<text class="lbl" x="{x:.1f}" y="{base + 16}" text-anchor="middle">{escape(label)}</text>')
+    return out
+
+
+def aas_by_class(windows: list[dict], *, label: str, kind: str, classes: list[tuple[str, str]],
+                 marks: list[dict] | None = None) -> Markup:
+    """DB time over time as average active sessions, stacked by wait class: each window {begin, end (datetimes),
+    parts {class: AAS}, title} is a column as wide as its time, at its place on a true time axis (gaps show as
+    gaps). ``classes`` [(name, css class)] orders the stack, CPU at the bottom; a legend names them."""
+    windows = [w for w in windows if w.get("begin") and w.get("end") and w.get("parts")]
+    if not windows:
+        return Markup("")
+    h, left, right, top, base = 250, 56, 12, 14, 176
+    axis = TimeAxis(min(w["begin"] for w in windows), max(w["end"] for w in windows), left, W - right)
+    ymax = max(sum(v for v in w["parts"].values() if v > 0) for w in windows) or 1.0
+    scale = (base - top) / ymax
+    out = [_open(h, label, kind),
+           f'<text class="lbl" x="{left - 6}" y="{top + 4}" text-anchor="end">{escape(_compact(ymax))}</text>',
+           f'<line class="grid" x1="{left}" y1="{top}" x2="{W - right}" y2="{top}"/>',
+           f'<text class="lbl" x="{left - 6}" y="{base}" text-anchor="end">0</text>',
+           f'<text class="lbl" x="6" y="{(top + base) / 2:.0f}" transform="rotate(-90 6 {(top + base) / 2:.0f})" '
+           'text-anchor="middle" dominant-baseline="hanging">active sessions</text>']
+    out += _axis_marks(axis, top, base)
+    for m in marks or []:
+        w = windows[m["i"]] if 0 <= m["i"] < len(windows) else None
+        if w:
+            x0, x1 = axis.x(w["begin"]), axis.x(w["end"])
+            out.append(f'<rect class="mark" x="{x0:.1f}" y="{top}" width="{max(x1 - x0, 2):.1f}" height="{base - top}">'
+                       f'<title>{escape(m["label"])}</title></rect>')
+    for k, w in enumerate(windows):
+        x0, x1 = axis.x(w["begin"]), axis.x(w["end"])
+        width = max(x1 - x0 - 0.6, 1.5)
+        y = float(base)
+        for name, css in classes:
+            v = w["parts"].get(name) or 0.0
+            if v <= 0:
+                continue
+            hgt = v * scale
+            y -= hgt
+            out.append(f'<rect class="seg {css}" x="{x0:.1f}" y="{y:.1f}" width="{width:.1f}" height="{hgt:.1f}" '
+                       f'data-i="{k}" data-class="{escape(name)}" data-value="{v:.4g}">'
+                       f'<title>{escape(w.get("title") or "")}: {escape(name)} {v:.3g} active sessions</title></rect>')
+    out.append(f'<line class="axis" x1="{left}" y1="{base}" x2="{W - right}" y2="{base}"/>')
+    shown = [(n, c) for n, c in classes if any((w["parts"].get(n) or 0) > 0 for w in windows)]
+    for k, (name, css) in enumerate(shown):
+        lx, ly = left + (k % 6) * ((W - left) // 6), base + 38 + (k // 6) * 18
+        out.append(f'<rect class="seg {css}" x="{lx}" y="{ly - 10}" width="12" height="12" rx="2"/>'
+                   f'<text class="lbl" x="{lx + 17}" y="{ly}">{escape(_trunc(name, 14))}</text>')
+    out.append("</svg>")
+    return Markup("".join(out).replace(f'viewBox="0 0 {W} {h}"', f'viewBox="0 0 {W} {base + 44 + (len(shown) - 1) // 6 * 18}"'))

@@ -232,20 +232,74 @@ def trend_view(doc: dict) -> dict:
         if fired:
             marks.append({"i": k, "x": xs[k], "label": "; ".join(f"{f['id']} {f.get('title', '')}" for f in fired),
                           "ids": [f["id"] for f in fired]})
+    times = [(_when(w.get("begin_time")), _when(w.get("end_time"))) for w in windows]
     charts = []
     for meta in doc.get("series_meta", []):
         vals = doc.get("series", {}).get(meta["id"], [])
         if not any(v is not None for v in vals):
             continue
         charts.append({"id": meta["id"], "label": meta.get("label", meta["id"]), "unit": meta.get("unit", ""),
-                       "svg": svg.series([{"x": x, "y": v} for x, v in zip(xs, vals)],
+                       "svg": svg.series([{"x": x, "y": v, "begin": b, "end": e} for x, v, (b, e) in zip(xs, vals, times)],
                                          label=f"{meta.get('label', meta['id'])} per window", kind="trend",
                                          unit=meta.get("unit", ""), marks=marks)})
     db = doc.get("database") or {}
-    title = f"awrscope trend: {db.get('db_name') or '?'}, {len(windows)} windows"
+    title = f"awrscope trend: {db.get('db_name') or '?'}, {len(windows)} window{'' if len(windows) == 1 else 's'}"
     rows = [{"i": k, "x": xs[k], "w": w} for k, w in enumerate(windows)]
     return {"title": title, "doc": doc, "xs": xs, "charts": charts, "marks": marks, "windows": rows,
+            "activity": activity_chart(windows, times, marks),
             "worst": [rows[i] for i in doc.get("worst", [])[:5] if 0 <= i < len(rows) and (rows[i]["w"].get("score") or 0) > 0]}
+
+
+#: The stack of the activity chart, bottom up: CPU first, as Enterprise Manager draws it
+STACK_ORDER = ("CPU", "User I/O", "System I/O", "Commit", "Concurrency", "Application", "Configuration", "Cluster",
+               "Network", "Scheduler", "Administrative", "Queueing", "Other", "unaccounted")
+
+
+def _when(text: str | None):
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def activity_chart(windows: list[dict], times: list[tuple], marks: list[dict]):
+    """DB time over time by wait class (average active sessions), one column per snapshot window at its time.
+    Windows of several instances over the same period add up (database-wide); a window read twice is drawn once."""
+    cols: dict[tuple, dict] = {}
+    seen: set[tuple] = set()
+    index_of: dict[int, int] = {}
+    for k, (w, (b, e)) in enumerate(zip(windows, times)):
+        if not b or not e or not w.get("aas_by_class"):
+            continue
+        if (w.get("instance"), b, e) in seen:
+            continue
+        seen.add((w.get("instance"), b, e))
+        col = cols.setdefault((b, e), {"begin": b, "end": e, "parts": {}, "instances": []})
+        index_of[k] = list(cols).index((b, e))
+        col["instances"].append(w.get("instance") or "?")
+        for name, v in w["aas_by_class"].items():
+            key = "CPU" if name in ("CPU", "DB CPU") else name
+            col["parts"][key] = col["parts"].get(key, 0.0) + v
+    if not cols:
+        return None
+    columns = sorted(cols.values(), key=lambda c: c["begin"])
+    for c in columns:
+        c["title"] = (f"{c['begin']:%Y-%m-%d %H:%M} → {c['end']:%H:%M} ({', '.join(c['instances'])}), "
+                      f"{sum(c['parts'].values()):.3g} active sessions")
+    names = {n for c in columns for n in c["parts"]}
+    order = [n for n in STACK_ORDER if n in names] + sorted(names - set(STACK_ORDER))
+    classes = [(n, "cpu" if n == "CPU" else "rest" if n == "unaccounted" else _cls(n, n)) for n in order]
+    order_of = {id(c): i for i, c in enumerate(columns)}
+    col_marks = []
+    for m in marks:
+        k = index_of.get(m["i"])
+        if k is not None:
+            col = list(cols.values())[k]
+            col_marks.append({"i": order_of[id(col)], "label": m["label"]})
+    return svg.aas_by_class(columns, label="DB time by wait class, average active sessions per window",
+                            kind="activity", classes=classes, marks=col_marks)
 
 
 def fleet_view(doc: dict) -> dict:
