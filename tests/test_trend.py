@@ -154,3 +154,21 @@ def test_trend_html_draws_activity_by_class_on_a_time_axis(corpus, tmp_path):
     x = [float(v) for v in re.findall(r'<rect class="seg cpu" x="([0-9.]+)"', chart)[:2]]
     widths = [float(v) for v in re.findall(r'<rect class="seg cpu" x="[0-9.]+" y="[0-9.]+" width="([0-9.]+)"', chart)[:2]]
     assert x[1] - x[0] > 4 * widths[0]  # 18:30 and 19:30: a 45-minute gap after a 15-minute window
+
+
+def test_begin_end_filters(corpus):
+    """Issue 17: --begin/--end (pgBadger's -b/-e) keep the reports whose window overlaps the range. Antognini
+    Statspack windows: 18:30:40-18:45:40 and 19:30:41-19:45:40 on 2014-04-23; a date alone ends at 23:59:59."""
+    files = [str(corpus / f"statspack_txt_11203_antognini_top2_{t}.txt") for t in ("1830_1845", "1930_1945")]
+    r = CliRunner()
+    doc = json.loads(r.invoke(main, ["trend", *files, "--format", "json", "--begin", "2014-04-23 19:00"]).stdout)
+    assert [w["begin_snap"] for w in doc["windows"]] == [552]
+    doc = json.loads(r.invoke(main, ["trend", *files, "--format", "json", "--end", "2014-04-23 18:45"]).stdout)
+    assert [w["begin_snap"] for w in doc["windows"]] == [548]  # overlaps: it began at 18:30:40
+    doc = json.loads(r.invoke(main, ["trend", *files, "--format", "json", "--end", "2014-04-23"]).stdout)
+    assert len(doc["windows"]) == 2
+    res = r.invoke(main, ["analyze", *files, "--format", "json", "--begin", "2014-04-23 18:46", "--end", "2014-04-23 19:30"])
+    assert res.exit_code == 2 and "left out 2 report(s) outside the range" in res.output
+    res = r.invoke(main, ["analyze", *files, "--format", "json", "--begin", "2014-04-23 19:45:40"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["report"]["begin_snap"] == 552
+    assert r.invoke(main, ["trend", *files, "--begin", "last week"]).exit_code == 2

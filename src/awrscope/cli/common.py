@@ -109,3 +109,40 @@ def infer_format(fmt: str | None, output: str | None) -> str:
     ext = (output or "").rsplit(".", 1)[-1].lower()
     return {"json": "json", "md": "markdown", "markdown": "markdown", "html": "html", "htm": "html"}.get(ext, "text")
 
+
+
+def time_window_options(f):
+    """--begin/--end (pgBadger's -b/-e): only reports whose snapshot window overlaps that time range."""
+    f = click.option("--end", "until", metavar="TIME", help="Only windows beginning at or before this time "
+                     "(YYYY-MM-DD[ HH:MM[:SS]]; a date alone means the end of that day).")(f)
+    return click.option("--begin", "since", metavar="TIME", help="Only windows ending at or after this time "
+                        "(YYYY-MM-DD[ HH:MM[:SS]]).")(f)
+
+
+def parse_when(text: str | None, end_of_day: bool = False):
+    """'2024-03-01', '2024-03-01 14:00' or '2024-03-01T14:00:05' to a datetime; exit 2 with one line otherwise."""
+    from datetime import datetime, timedelta
+
+    if not text:
+        return None
+    try:
+        t = datetime.fromisoformat(text.strip())
+    except ValueError:
+        click.echo(f"awrscope: --begin/--end {text!r}: expected YYYY-MM-DD[ HH:MM[:SS]]", err=True)
+        sys.exit(EXIT_UNUSABLE)
+    if end_of_day and len(text.strip()) <= 10:
+        t += timedelta(days=1) - timedelta(seconds=1)
+    return t
+
+
+def in_window(begin: str | None, end: str | None, since, until) -> bool | None:
+    """Whether a report's window [begin, end] overlaps [since, until]; None when its times are not printed."""
+    from datetime import datetime
+
+    if since is None and until is None:
+        return True
+    if not begin:
+        return None
+    b = datetime.fromisoformat(begin)
+    e = datetime.fromisoformat(end) if end else b
+    return (since is None or e >= since) and (until is None or b <= until)

@@ -7,7 +7,8 @@ import click
 
 from ..errors import EXIT_OK, EXIT_UNUSABLE
 from ..parsers.source import DEFAULT_MAX_BYTES
-from .common import FORMATS, emit, failure_code, guard_output, infer_format, load_config_or_exit
+from .common import (FORMATS, emit, failure_code, guard_output, in_window, infer_format, load_config_or_exit, parse_when,
+                     time_window_options)
 
 
 def _pair(value: str | None, what: str) -> tuple[float, float] | None:
@@ -87,8 +88,9 @@ def compare_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, con
 @click.option("-j", "--jobs", type=int, default=None, help="Worker processes (default: all cores).")
 @click.option("--max-size", type=int, default=DEFAULT_MAX_BYTES // (1024 * 1024), show_default=True,
               help="Refuse inputs larger than this many MiB (after decompression).")
+@time_window_options
 def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, config_path: str | None, jobs: int | None,
-              max_size: int) -> None:
+              max_size: int, since: str | None, until: str | None) -> None:
     """Series of snapshot windows in time order (one database), or a fleet view (several
     databases, worst first). PATHS are files, directories, globs, .gz or .zip archives.
 
@@ -102,11 +104,13 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
 
     fmt = infer_format(fmt, output)
     config = load_config_or_exit(config_path)
+    lo, hi = parse_when(since), parse_when(until, end_of_day=True)
     skipped: list[tuple[str, str]] = []
     rows = load_many(paths, max_size * 1024 * 1024, then=partial(windows_of, config=config), workers=jobs,
                      skipped=skipped)
 
     windows, errors = [], []
+    left_out = 0
     for name, ws, err in rows:
         if err:
             errors.append({"path": name, "error": err})
@@ -114,9 +118,13 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
         elif not ws:  # an ASH or ADDM report views a window an AWR report covers: nothing to trend
             skipped.append((name, "ASH/ADDM: a view of a window, not trended"))
         else:
-            windows.extend(ws)
+            kept = [w for w in ws if in_window(w["begin_time"], w["end_time"], lo, hi)]
+            left_out += len(ws) - len(kept)
+            windows.extend(kept)
     if skip_summary(skipped):
         click.echo(f"awrscope: {skip_summary(skipped)}", err=True)
+    if left_out:
+        click.echo(f"awrscope: --begin/--end left out {left_out} window(s) outside the range or without times", err=True)
     if not windows:
         if not errors:
             click.echo("awrscope: no report found", err=True)

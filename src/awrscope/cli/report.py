@@ -12,7 +12,8 @@ from ..model import SCHEMA_VERSION, Report
 from ..parsers.source import DEFAULT_MAX_BYTES
 from ..render.json import to_json
 from ..serialize import parse_document
-from .common import FAIL_CHOICES, emit, failure_code, guard_output, infer_format, load_all, load_config_or_exit
+from .common import (FAIL_CHOICES, emit, failure_code, guard_output, in_window, infer_format, load_all, load_config_or_exit,
+                     parse_when, time_window_options)
 
 
 @click.command("parse")
@@ -70,8 +71,9 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
               help="Refuse inputs larger than this many MiB (after decompression).")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
               help="Parse several inputs in this many processes (0: one per core).")
+@time_window_options
 def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fail_on: str, config_path: str | None,
-                max_size: int, jobs: int) -> None:
+                max_size: int, jobs: int, since: str | None, until: str | None) -> None:
     """Diagnose the write path of reports: metrics, findings ranked by impact in DB time, what-ifs.
 
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input, 3 internal error (a bug).
@@ -81,11 +83,14 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
     from ..rules.base import SEVERITY_RANK
 
     config = load_config_or_exit(config_path)
+    lo, hi = parse_when(since), parse_when(until, end_of_day=True)
     if fmt is None:
         fmt = infer_format(None, output)
     # the HTML report draws from the parsed sections too, so the reports come back with their analyses
     results = load_all(paths, max_size * 1024 * 1024, jobs, then=partial(_analyze_one, config, fmt == "html"))
     docs, reports, failed = [], [], []
+    outside: list[str] = []
+    undated: list[str] = []
     for name, outcome, err in results:
         if err:
             failed.append(err)
@@ -100,9 +105,18 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
             click.echo(f"awrscope: {value}", err=True)
             continue
         doc, report = value
+        inside = in_window(doc["report"].get("begin_time"), doc["report"].get("end_time"), lo, hi)
+        if not inside:
+            outside.append(name) if inside is False else undated.append(name)
+            continue
         docs.append(doc)
         reports.append(report)
+    if outside or undated:
+        click.echo(f"awrscope: --begin/--end left out {len(outside)} report(s) outside the range"
+                   + (f" and {len(undated)} whose window is not printed" if undated else ""), err=True)
     if not docs:
+        if outside or undated:
+            click.echo("awrscope: no report in the --begin/--end range", err=True)
         sys.exit(failure_code(failed))
     if len(docs) > 1 and any(d["report"]["kind"] == "ash" for d in docs):
         from ..analysis import join_ash  # an ASH report of the same window names the SQL behind the events
