@@ -102,3 +102,22 @@ def test_11g_iostat_per_second_columns_by_function():
     assert (lgwr.get("write_mb_per_s"), lgwr.get("write_reqs_per_s")) == (109.51, 112.91)
     assert r.sections["iostat_function"].row("DBWR").get("write_reqs_per_s") == 25840.68
     assert r.sections["os_stats"].row("BUSY_TIME").get("value") == 215217.0  # line 109: 2,152.17 s
+
+
+def test_per_instance_breakdown(corpus):
+    """Issue 17: a RAC global report's per-instance figures, checked against the DBW report's HTML: Time Model by
+    instance line 188 (instance 2: DB time 17,489,834.26 s, DB CPU 15,087,258.22 s); Top Timed Events line 316
+    (instance 2: log file sync 152,383,424 waits, 130,245.52 s, '854.72us' = 0.85472 ms); elapsed 10,079.92 min."""
+    from awrscope.analysis import analyze
+
+    doc = analyze(parse_path(corpus / "awr_global_html_19c_2inst_exadata_azurelab_dbw_7day.html")[0])
+    [i2, i1] = doc["instances"]
+    assert (i2["instance"], i2["db_time_s"], i2["db_cpu_s"], i2["line"]) == ("DBW2", 17489834.26, 15087258.22, 188)
+    assert i1["instance"] == "DBW1" and i1["db_time_s"] == 16433862.08
+    assert round(i2["aas"], 3) == round(17489834.26 / (10079.92 * 60), 3) == 28.919
+    lfs = i2["log_file_sync"]
+    assert (lfs["waits"], lfs["time_s"], round(lfs["avg_ms"], 5), lfs["line"]) == (152383424, 130245.52, 0.85472, 316)
+    assert i1["log_file_sync"] is None  # not among instance 1's top events: not guessed
+    assert round(i2["pct_of_cluster_db_time"] + i1["pct_of_cluster_db_time"], 6) == 100.0
+    assert not i2["busiest"]  # 1.03x the mean: balanced (G13 does not fire either)
+    assert "G13" not in {f["id"] for f in doc["observations"]}

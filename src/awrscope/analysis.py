@@ -8,6 +8,7 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     tomllib = None
 
 from .metrics import DEFAULT_ALPHA, derive
+from .metrics.instances import instance_breakdown
 from .metrics.invariants import check as check_invariants
 from .model import Report
 from .rules import run_rules
@@ -95,6 +96,9 @@ def _analyze_one(report: Report, config: dict) -> dict:
         "not_applicable": [n.as_dict() for n in res.not_applicable],
         "issues": [i.as_dict() for i in report.issues] + [v.as_issue() for v in violations],
     }
+    per_instance = instance_breakdown(report)
+    if per_instance:
+        doc["instances"] = per_instance
     if report.kind == "ash":
         doc["ash_sql_by_event"] = {ev: [c.as_dict() for c in cs] for ev, cs in ash_sql_by_event(report).items()}
     if "addm_findings" in report.sections:

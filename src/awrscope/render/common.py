@@ -45,3 +45,19 @@ def owner_note(doc: dict, cp: dict) -> str:
         return "owner undetermined"
     fired = {f["id"] for f in doc.get("findings") or ()} | {f["id"] for f in doc.get("observations") or ()}
     return f"-> {owner}" if owner in fired else f"{owner}'s to examine, below its threshold: no finding"
+
+
+def instance_lines(doc: dict) -> list[str]:
+    """The per-instance breakdown of a RAC global report, one plain line per instance, busiest first."""
+    out = []
+    for i in doc.get("instances") or ():
+        lfs = i.get("log_file_sync")
+        lfs_text = (f"log file sync {fmt_num(lfs['avg_ms'])} ms x {fmt_num(lfs['waits'])}" if lfs and lfs.get("avg_ms")
+                    is not None else "log file sync not in its top events")
+        top = ", ".join(f"{e['event']} {fmt_num(e['pct_db_time'])} %" for e in i["top_events"] if e["event"] != "DB CPU")[:160]
+        cpus = f" on {fmt_num(i['cpus'])} CPUs" if i.get("cpus") else ""
+        redo = f", redo {fmt_num(i['redo_Bps'] / 2**20)} MiB/s" if i.get("redo_Bps") is not None else ""
+        busiest = f"  <- {fmt_num(i['x_mean_db_time'])}x the mean DB time" if i.get("busiest") else ""
+        out.append(f"{i['instance']}: DB time {fmt_num(i['db_time_s'])} s ({fmt_num(i['pct_of_cluster_db_time'])} %), "
+                   f"AAS {fmt_num(i['aas'])}{cpus}{redo}, {lfs_text}; top: {top or '-'}{busiest}")
+    return out

@@ -2,7 +2,7 @@
 tickets and chat. Every report string is escaped: a module or SQL text holding HTML shows as text."""
 from __future__ import annotations
 
-from .common import KEY_METRICS, delta_cells, owner_note, reading_warnings, side_line, window_label
+from .common import KEY_METRICS, delta_cells, instance_lines, owner_note, reading_warnings, side_line, window_label
 from .numbers import fmt_num
 
 
@@ -35,6 +35,8 @@ def render_markdown(doc: dict) -> str:
     v = doc.get("verdict") or {}
     if v.get("load"):
         out += [f"**Load**: {_md(v['load']['summary'])}", ""]
+    if doc.get("instances"):
+        out += ["**Per instance** (busiest first):", ""] + [f"- {_md(line)}" for line in instance_lines(doc)] + [""]
     if v.get("headline"):
         h = v["headline"]
         out += [f"**Headline**: {_md(h['title'])}", ""]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..compare import pct_words
-from .common import KEY_METRICS, delta_cells, owner_note, reading_warnings, side_line, window_label
+from .common import KEY_METRICS, delta_cells, instance_lines, owner_note, reading_warnings, side_line, window_label
 from .numbers import fmt_num
 
 
@@ -27,6 +27,9 @@ def _verdict_lines(doc: dict) -> list[str]:
                    f"SQL named for {j['findings_named']} finding(s)")
     if v.get("load"):
         out.append(f"  load: {v['load']['summary']}")
+    if doc.get("instances"):
+        out.append("  per instance (busiest first):")
+        out += [f"    {line}" for line in instance_lines(doc)]
     h = v.get("headline")
     if h:
         out.append(f"  headline ({h['id']}): {h['title']}")
