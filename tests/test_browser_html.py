@@ -106,4 +106,47 @@ def test_trend_in_browser(browser, corpus):
              "awr_html_10204_radtek_eventdb_eventdb1_1757_1768.html", "awr_html_10204_radtek_eventdb_eventdb3_1279_1287.html")
     windows = [w for n in names for w in windows_of(parse_path(CORPUS / n))]
     charts = _check(browser, render_trend(build(windows)), "trend_eventdb")
-    assert {"trend"} == {c["kind"] for c in charts}
+    assert {"trend", "activity"} == {c["kind"] for c in charts}  # metric series and DB time by wait class
+
+
+WEB_CSS = Path(__file__).resolve().parents[1] / "src" / "awrscope" / "web" / "static" / "style.css"
+
+
+def _web_page(body) -> str:
+    """The web app's analysis / compare page as its base template builds it: the report's scoped stylesheet, then
+    the web stylesheet, the report's <main> inside .awr-report."""
+    from awrscope.web.embed import report_css
+    return (f"<!doctype html><html><head><meta charset='utf-8'><style>{report_css()}</style>"
+            f"<style>{WEB_CSS.read_text()}</style></head><body><main><div class='awr-report awr-report-main'>"
+            f"{body}</div></main></body></html>")
+
+
+COLOURS = """(() => {
+  const fill = s => { const e = document.querySelector(s); return e ? getComputedStyle(e).fill : null; };
+  const f = document.querySelector('.finding');
+  return {pa: fill('rect.bar.pa'), pb: fill('rect.bar.pb'), cpu: fill('rect.bar.cpu'), uio: fill('rect.bar.uio'),
+          commit: fill('rect.bar.commit'), finding_pad: f ? parseFloat(getComputedStyle(f).paddingLeft) : null};
+})()"""
+
+
+def test_web_pages_keep_the_report_colours(browser, corpus, tmp_path):
+    """Issue 17: the web stylesheet once painted every report bar one blue (svg .bar beat .pa/.pb and the
+    wait-class colours) and flattened the finding cards; the embedded report keeps its own look."""
+    from awrscope.compare import compare
+    from awrscope.web.embed import analysis_html, compare_html
+    a = parse_path(CORPUS / "statspack_txt_11203_antognini_top2_1830_1845.txt")
+    b = parse_path(CORPUS / "statspack_txt_11203_antognini_top2_1930_1945.txt")
+    pages = {"web_compare": _web_page(compare_html(compare(a, b))),
+             "web_analysis": _web_page(analysis_html(analyze(a), a))}
+    seen = {}
+    for name, html in pages.items():
+        path = tmp_path / f"{name}.html"
+        path.write_text(html, encoding="utf-8")
+        browser.open(path)
+        seen[name] = browser.eval(COLOURS)
+        browser.screenshot(ARTIFACTS / f"{name}.png", max_height=2400)
+    cmp_, ana = seen["web_compare"], seen["web_analysis"]
+    assert cmp_["pa"] and cmp_["pb"] and cmp_["pa"] != cmp_["pb"], cmp_
+    assert ana["cpu"] == "rgb(46, 125, 50)" and ana["uio"] == "rgb(47, 111, 209)", ana  # --cpu, --uio
+    assert ana["commit"] == "rgb(227, 112, 45)", ana
+    assert ana["finding_pad"] >= 12, ana  # the card keeps its padding
