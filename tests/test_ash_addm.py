@@ -308,3 +308,34 @@ def test_cli_parse_json_validates(corpus):
         doc = json.loads(res.stdout)
         jsonschema.validate(doc, SCHEMA)
         assert doc["report"]["kind"] == ("ash" if name.startswith("ash_") else "addm")
+
+
+def test_ash_activity_over_time_as_sessions_by_class(corpus):
+    """Issue 17: the ASH report's activity over time. Antognini ASH 18:45-19:00 (text, lines 334-336):
+    slot 18:45:00 (1.0 min), 526 samples: db file sequential read 392, CPU + Wait for CPU 108, log file sync
+    15. All slots hold 6,453 samples = the report's DB time estimate (6,453 s): a sample is a second, so the
+    slot's AAS is 526 / 60 = 8.7667; its parts 392/60 User I/O, 108/60 CPU, 15/60 Commit, 11/60 the rest."""
+    from awrscope.analysis import analyze
+    from awrscope.metrics.activity import REST
+
+    doc = analyze(parse_path(corpus / "ash_txt_11203_antognini_top2_1845_1900.txt"))
+    first = doc["ash_activity"][0]
+    assert (first["begin"], first["end"], first["samples"], first["line"]) == (
+        "2014-04-23 18:45:00", "2014-04-23 18:46:00", 526, 334)
+    assert first["aas"] == round(526 / 60, 4) == 8.7667
+    assert first["parts"] == {"User I/O": round(392 / 60, 4), "CPU": 1.8, "Commit": 0.25, REST: round(11 / 60, 4)}
+    from datetime import datetime
+
+    seconds = sum(a["aas"] * (datetime.fromisoformat(a["end"]) - datetime.fromisoformat(a["begin"])).total_seconds()
+                  for a in doc["ash_activity"])
+    assert abs(seconds - doc["report"]["db_time_s"]) < 1  # the slots add up to the report's DB time
+
+
+def test_ash_activity_dates_roll_over_midnight(corpus):
+    """ash_html_19c_lucky29011_dvk: analysis 18-Oct-24 20:13:55 to 20-Oct-24 22:08:21; slots 20:13:55 (226.1 min),
+    then 15:00:00 (300.0 min): a time that goes backwards is the next day."""
+    from awrscope.analysis import analyze
+
+    act = analyze(parse_path(corpus / "ash_html_19c_lucky29011_dvk.html"))["ash_activity"]
+    assert act[0]["begin"] == "2024-10-18 20:13:55" and act[1]["begin"] == "2024-10-19 15:00:00"
+    assert act[-1]["end"] <= "2024-10-20 22:08:21" and all(a["begin"] < b["begin"] for a, b in zip(act, act[1:]))

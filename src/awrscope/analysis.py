@@ -8,6 +8,7 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     tomllib = None
 
 from .metrics import DEFAULT_ALPHA, derive
+from .metrics.activity import ash_activity
 from .metrics.instances import instance_breakdown
 from .metrics.invariants import check as check_invariants
 from .model import Report
@@ -100,6 +101,7 @@ def _analyze_one(report: Report, config: dict) -> dict:
     if per_instance:
         doc["instances"] = per_instance
     if report.kind == "ash":
+        doc["ash_activity"] = ash_activity(report)
         doc["ash_sql_by_event"] = {ev: [c.as_dict() for c in cs] for ev, cs in ash_sql_by_event(report).items()}
     if "addm_findings" in report.sections:
         h = doc["verdict"]["headline"]

@@ -195,8 +195,14 @@ def map_activity(table: Table, key: str, ctx: Context) -> Section | None:
         if events:
             text["event"] = events[0]
             text["events"] = "; ".join(events)
+        for k, (_, c) in enumerate(r.more[:2], 2):  # the slot's second and third events, with their counts
+            if cell(c, EVENT):
+                text[f"event_{k}"] = cell(c, EVENT)
+                values[f"event_count_{k}"] = _num(cell(c, r"^eventcount$"))
         rows.append(Row(slot.split()[0], r.line, values, text))
-    units = {"slot_count": "count", "event_count": "count", "pct_event": "%", "duration_s": "s", "slot": "text", "event": "text", "events": "text"}
+    units = {"slot_count": "count", "event_count": "count", "pct_event": "%", "duration_s": "s", "slot": "text",
+             "event": "text", "events": "text", "event_2": "text", "event_3": "text", "event_count_2": "count",
+             "event_count_3": "count"}
     return _section(key, table, units, rows)
 
 

@@ -1,0 +1,57 @@
+"""An ASH report's Activity Over Time as average active sessions per slot, split by wait class: the
+sampled counterpart of Enterprise Manager's activity chart, placed on the report's own dates."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from ..model import Report
+from ..oracle.events import wait_class
+
+#: The part of a slot's samples not among the three events it prints
+REST = "other events (not in the slot's top 3)"
+
+
+def ash_activity(report: Report) -> list[dict] | None:
+    """One entry per slot {begin, end (ISO), samples, aas, parts {class: AAS}, events, line}. A slot's AAS is its
+    share of all samples times the report's DB time, over the slot's duration, so the slots add up to the
+    report's DB time; its three printed events go to their wait classes (CPU + Wait for CPU is CPU), the
+    rest of its samples to REST. Slot times print no date: the analysis begin gives it, and a time that
+    goes backwards is the next day. None without the section, the begin time or DB time."""
+    sec = report.sections.get("ash_activity_over_time")
+    begin = report.header.begin.time if report.header.begin else None
+    if sec is None or begin is None or not report.db_time_s:
+        return None
+    rows = [r for r in sec.rows if r.values.get("slot_count") and r.values.get("duration_s")]
+    total = sum(r.values["slot_count"] for r in rows)
+    if not rows or not total:
+        return None
+    out, day, last = [], begin.date(), None
+    for r in rows:
+        try:
+            clock = datetime.strptime(r.name, "%H:%M:%S").time()
+        except ValueError:
+            return None
+        if last is not None and clock < last:
+            day += timedelta(days=1)
+        last = clock
+        start = datetime.combine(day, clock)
+        duration = r.values["duration_s"]
+        aas = r.values["slot_count"] / total * report.db_time_s / duration
+        per_sample = aas / r.values["slot_count"]
+        parts: dict[str, float] = {}
+        events = []
+        counted = 0.0
+        for name_key, count_key in (("event", "event_count"), ("event_2", "event_count_2"), ("event_3", "event_count_3")):
+            name, count = r.text.get(name_key), r.values.get(count_key)
+            if not name or count is None:
+                continue
+            cls = "CPU" if name.lower().startswith("cpu + wait for cpu") else wait_class(name)
+            parts[cls] = parts.get(cls, 0.0) + count * per_sample
+            counted += count
+            events.append({"event": name, "samples": count})
+        if r.values["slot_count"] > counted:
+            parts[REST] = (r.values["slot_count"] - counted) * per_sample
+        out.append({"begin": start.isoformat(sep=" "), "end": (start + timedelta(seconds=duration)).isoformat(sep=" "),
+                    "samples": r.values["slot_count"], "aas": round(aas, 4),
+                    "parts": {k: round(v, 4) for k, v in parts.items()}, "events": events, "line": r.line})
+    return out
