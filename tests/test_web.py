@@ -447,3 +447,22 @@ def test_analysis_page_served_from_the_store(tmp_path, corpus_dir):
         assert "Where the time went" in first and "Kept page" in second
     finally:
         srv.stop()
+
+
+def test_report_text_view_lands_on_cited_lines(server, uploaded):
+    """Issue 17: the stored report as text with one anchor per line; an evidence reference (section, line) lands on
+    the row it cites: the line holds the figure the evidence quotes."""
+    import html as html_mod
+
+    _, ids = uploaded
+    rid = ids[-1]
+    doc = httpx.get(f"{server.base}/api/reports/{rid}").json()["analysis"]
+    cited = [(e["metric"], src["line"], src["row"]) for f in doc["findings"] for e in f["evidence"]
+             for src in e["source"] if src.get("line") and src.get("row")]
+    assert cited
+    page = httpx.get(f"{server.base}/reports/{rid}/text").text
+    for metric, line, row in cited[:10]:
+        m = re.search(rf'<span class="ln" id="L{line}"><a href="#L{line}">{line}</a>(.*?)</span>', page)
+        assert m, (metric, line)
+        assert row.lower()[:20] in html_mod.unescape(m.group(1)).lower(), (metric, line, row, m.group(1))
+    assert httpx.get(f"{server.base}/reports/999999/text").status_code == 404

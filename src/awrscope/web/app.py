@@ -33,6 +33,7 @@ from .worker import ParseLimits, ParsePool
 
 HERE = Path(__file__).parent
 MAX_FILES = 50
+MAX_TEXT_LINES = 200_000  # the report-text page shows at most this many lines (a 64 MB upload has ~1 million)
 
 #: Ids and offsets are 64-bit integers in the store: a larger one is a 422, not an OverflowError
 MAX_INT = (1 << 63) - 1
@@ -389,6 +390,27 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
 
         return page(request, "report.html", rec=rec, doc=doc, body=await run_in_threadpool(body),
                     report_css=report_css(), report_js=report_js())
+
+    @app.get("/reports/{rid}/text", response_class=HTMLResponse, include_in_schema=False)
+    async def report_text(request: Request, rid: ReportId):
+        """The stored report's text with an anchor per line (/reports/ID/text#L123): where evidence links land."""
+        def run():
+            with store() as s:
+                return s.get(rid), s.raw(rid)
+        rec, raw = await run_in_threadpool(run)
+        if rec is None or raw is None:
+            raise HTTPException(404, f"No report #{rid} in the store.")
+        from ..parsers.source import decode
+
+        text = decode(raw[2])[0]
+        # numbered as the parsers number them: by '\n' only (str.splitlines also breaks at the form feeds of
+        # Statspack's page breaks, and every later line would be off)
+        lines = [line.rstrip("\r") for line in text.split("\n")]
+        if lines and lines[-1] == "":
+            lines.pop()
+        total = len(lines)
+        return page(request, "report_text.html", rec=rec, lines=lines[:MAX_TEXT_LINES], total=total,
+                    truncated=total > MAX_TEXT_LINES, html_source=rec.get("format") == "html")
 
     # -- compare, trend, rules ---------------------------------------------------------------------------------
     compared: OrderedDict[tuple[int, int], tuple[dict, Any]] = OrderedDict()
