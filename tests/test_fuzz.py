@@ -1,23 +1,51 @@
-"""Bounded fuzzing in CI: mutated reports and arbitrary cells never crash the parser.
-A longer run: ``python tests/fuzz_mutations.py --count 20000 --jobs 2`` (see the module)."""
+"""Bounded fuzzing in CI: mutated reports and arbitrary cells never crash the parser; hostile file-system
+entries (pipes, devices, link loops, unreadable entries, -o onto an input) keep the CLI's contract.
+Longer runs: ``python tests/fuzz_mutations.py --count 20000 --jobs 2`` and
+``python tests/fuzz_mutations.py --file-types --rounds 50`` (see the module)."""
 from __future__ import annotations
 
 import math
+import re
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fuzz_mutations import MARKER, check, make_input, markup_from_report, run, seeds  # noqa: E402
+from fuzz_mutations import (  # noqa: E402
+    FILE_TYPE_CASES,
+    MARKER,
+    check,
+    make_input,
+    markup_from_report,
+    run,
+    run_file_types,
+    seeds,
+)
 
 from awrscope.cli import main as cli  # noqa: E402
 from awrscope.parsers.numbers import parse_number  # noqa: E402
 from awrscope.parsers.report.text.tables import read_block  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
+FILE_TYPE_SEED = 20261124
+#: File-type cases the CLI still fails (found by the file-type stage; issue 16 items 4, 5 and 8), with what their
+#: failure says: each has a strict xfail below, so the fix shows as an XPASS and the case moves back into
+#: the bounded run; a failure of another kind in them fails outright.
+KNOWN_FILE_TYPE_FAILURES = {
+    "fifo-idle-in-dir": (r"^\S+ #\d+ \(seed \d+\): hangs: ",
+                         ("a named pipe with no writer found in a directory walk is opened for reading and the run "
+                          "blocks for ever in open() (source.iter_sources reads FIFOs found in directories)")),
+    "output-onto-found-input": (r"^\S+ #\d+ \(seed \d+\): exit 0, expected 2; input \S+ changed \(",
+                                ("-o naming a report found in a directory or glob given as input writes over it "
+                                 "(exit 0): guard_output only checks the paths as given")),
+    "output-onto-directory": (r"^\S+ #\d+ \(seed \d+\): stderr line not 'awrscope: \.\.\.': 'Usage: ",
+                              ("-o naming a directory is Click's usage error: 'Usage:', 'Try ...' and 'Error: ...' "
+                               "lines on stderr, not one 'awrscope: ' line")),
+}
 
 
 def test_mutated_reports_never_crash(corpus_dir):
@@ -45,6 +73,39 @@ def test_mutated_files_through_the_cli_keep_the_exit_code_contract(corpus_dir, t
         else:
             assert result.stdout.lstrip().startswith("{"), n
     assert exits >= {0, 2}  # both outcomes were met: the inputs were damaged, not all refused
+
+
+def test_file_type_cases_keep_the_cli_contract():
+    """One round of every file-type case through `python -m awrscope` (a few seconds): FIFOs with a writer,
+    devices in a directory and named, symlink loops and dangling links, -o onto an input (itself, spelled
+    otherwise, through a symlink or a hard link), into a missing directory: exit 0/1/2, no traceback, only
+    'awrscope: ' lines on stderr, no hang, the good reports beside the bad entries analysed, inputs unchanged."""
+    cases = [c for c in FILE_TYPE_CASES if c not in KNOWN_FILE_TYPE_FAILURES and c != "unreadable"]
+    stats = run_file_types(rounds=1, seed=FILE_TYPE_SEED, cases=cases, timeout=60)
+    assert stats.failures == [], "\n".join(stats.failures)
+    assert stats.ran == len(cases)
+
+
+def test_unreadable_entries_are_one_error_line_each():
+    """A mode-000 file and subdirectory among good reports (walked or named): errors, the rest analysed. As
+    root (or with CAP_DAC_OVERRIDE) mode 000 does not stop reads: the case is skipped, saying so."""
+    stats = run_file_types(rounds=2, seed=FILE_TYPE_SEED, cases=["unreadable"], timeout=60)
+    if not stats.ran:
+        pytest.skip("; ".join(sorted(stats.notes)))
+    assert stats.failures == [], "\n".join(stats.failures)
+
+
+@pytest.mark.parametrize("case", sorted(KNOWN_FILE_TYPE_FAILURES))
+def test_known_file_type_failures(case, request):
+    """The findings of the file-type stage, one case kind each: up to 8 cases of the kind, until one fails
+    (not every variant fails: a glob skips the FIFO, -o through a link replaces the link, not the report)."""
+    known, reason = KNOWN_FILE_TYPE_FAILURES[case]
+    request.applymarker(pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason))
+    stats = run_file_types(rounds=8, seed=FILE_TYPE_SEED, cases=[case], timeout=60, stall=2.0, first_failure=True)
+    other = [f for f in stats.failures if not re.match(known + r"[^\n]*$", f.split("\n")[0])]
+    if other:
+        pytest.fail("not the known failure:\n" + "\n".join(other))
+    assert stats.failures == [], "\n".join(stats.failures)
 
 
 def test_regression_inputs_stay_fixed(tmp_path):
