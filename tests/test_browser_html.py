@@ -73,6 +73,23 @@ def _check(browser, html: str, name: str, *, dark_too: bool = True) -> list[dict
     return charts
 
 
+TEXT_LAYOUT = """(() => {
+  // per chart: pairs of its texts whose rendered boxes intersect, and the largest rendered font size in px
+  return [...document.querySelectorAll('svg.chart[data-chart=histogram], svg.chart[data-chart^=cmp_]')].map(s => {
+    const k = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+    const boxes = [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
+      .map(t => [t.getBoundingClientRect(), t.textContent]);
+    const hits = [];
+    boxes.forEach(([a, ta], i) => boxes.slice(i + 1).forEach(([b, tb]) => {
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 1 && h > 1) hits.push(ta + ' / ' + tb);
+    }));
+    const fs = Math.max(...[...s.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize))) * k;
+    return {kind: s.dataset.chart, hits: hits, font_px: fs};
+  });
+})()"""
+
+
 @pytest.mark.parametrize("name", ["awr_txt_12201_rbogusze_insaas3_4912_4913.txt",
                                   "awr_html_19c_pcambell_orcl_17676_17677.html",
                                   "statspack_txt_10204_rbogusze_bpsc10_2_3.lst"])
@@ -80,6 +97,17 @@ def test_report_in_browser(browser, corpus, name):
     report = parse_path(CORPUS / name)
     charts = _check(browser, render_analysis(analyze(report), report), Path(name).stem)
     assert "db_time_split" in {c["kind"] for c in charts}
+    _text_fits(browser)
+
+
+def _text_fits(browser):
+    """Issue 17: merged 12c+ histograms once drew 28 px text and labels over one another."""
+    from awrscope.render.html.svg import FONT, ZOOM
+    browser.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
+    for c in browser.eval(TEXT_LAYOUT):
+        assert c["hits"] == [], c
+        if c["kind"] == "histogram":
+            assert c["font_px"] <= FONT * ZOOM + 0.5, c
 
 
 def test_compare_in_browser(browser, corpus):
@@ -87,7 +115,8 @@ def test_compare_in_browser(browser, corpus):
     doc = compare(parse_path(CORPUS / "awr_txt_11203_antognini_top2_1830_1845.txt"),
                   parse_path(CORPUS / "awr_html_11203_antognini_top2_1930_1945.html"))
     charts = _check(browser, render_compare(doc), "compare_antognini")
-    assert {"cmp_latency", "cmp_events"} <= {c["kind"] for c in charts}
+    assert {"cmp_latency", "cmp_events", "cmp_rates"} <= {c["kind"] for c in charts}
+    _text_fits(browser)
 
 
 def test_hostile_report_is_inert_in_browser(browser):

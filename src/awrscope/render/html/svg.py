@@ -100,44 +100,84 @@ def stacked(parts: list[dict], *, label: str, kind: str, total: float | None = N
     return Markup("".join(out))
 
 
-def columns(buckets: list[dict], *, label: str, kind: str, narrow: bool = False) -> Markup:
-    """Vertical bars of a wait histogram: buckets {label, pct}, blank buckets drawn as 0 and labelled '-'.
-    Many buckets (19c's merged histograms) get smaller, slanted labels."""
+#: Text widths in em of DejaVu Sans, the widest common sans-serif (Debian's default): estimates that err wide, so
+#: a layout that fits them fits the narrower system fonts too.
+_EM = {**{c: 0.64 for c in "0123456789"}, "<": 0.84, ">": 0.84, "=": 0.84, "%": 0.95, ".": 0.32, ",": 0.32,
+       " ": 0.32, "-": 0.36, "m": 0.98, "w": 0.82, "M": 0.87, "W": 0.99}
+
+
+def text_width(text: str, size: float = FONT) -> float:
+    """Estimated width of ``text`` at ``size`` px (see _EM)."""
+    return size * sum(_EM.get(c, 0.72 if c.isupper() else 0.62) for c in text)
+
+
+#: The report's content is ~1044 px wide (main 1100 px less its padding) and the charts' viewBox W: a chart drawn
+#: full width shows its text at ZOOM x FONT. Histograms are given that same size in px (no larger; CSS shrinks them
+#: on a narrow screen), so their text matches the other charts whether drawn half or full width.
+ZOOM = 1044 / W
+HALF = 352  # viewBox width of a half-width chart (a column of the report's two-column grid at ZOOM)
+
+
+def histogram(buckets: list[dict], *, label: str, kind: str) -> dict:
+    """Vertical bars of a wait histogram: buckets {label, pct, cls?}; blank buckets drawn as 0. Returns {svg, wide}:
+    half width when every label fits its column, else full width (``wide``: the figure spans the grid). Text is
+    always FONT px: labels that do not fit across a column stand upright (rotated -90), and if even upright ones
+    would touch, only every k-th bucket is labelled (every bucket keeps its tooltip). No two labels overlap."""
     if not buckets:
-        return Markup("")
-    n = len(buckets)
-    if n > 12:  # drop the empty ends (keep one empty bucket each side for context)
+        return {"svg": Markup(""), "wide": False}
+    if len(buckets) > 8:  # drop the empty ends (keep one empty bucket each side for context)
         filled = [k for k, b in enumerate(buckets) if b.get("pct")]
         if filled:
             buckets = buckets[max(0, filled[0] - 1): filled[-1] + 2]
-            n = len(buckets)
-    dense = n > 12
-    width = 460 if narrow and not dense else W  # half-width charts keep their text at reading size
-    vmax = max([b.get("pct") or 0 for b in buckets] + [1.0])  # scale to the tallest bucket; labels give the %
-    base, top = 140, 18
-    h = base + (52 if dense else 26)
+    n = len(buckets)
+    fs, pad, line = FONT, 6, FONT * 1.25
+    vals = ["-" if b.get("pct") is None else f"{b['pct']:g}%" for b in buckets]
+    lab_w = max(text_width(str(b["label"]), fs) for b in buckets)
+    val_w = max(text_width(v, fs) for v in vals)
+    need = max(lab_w, val_w) + pad
+    width = HALF if (HALF - 20) / n >= need else W
+    wide = width == W
     slot = (width - 20) / n
-    fs = 10 if dense else FONT
-    out = [_open(h, label, kind, width)]
-    out.append(f'<line class="axis" x1="10" y1="{base}" x2="{width - 10}" y2="{base}"/>')
+    upright_lab = lab_w + pad > slot  # x labels rotated -90 (read bottom to top), anchored at the axis
+    upright_val = val_w + pad > slot
+    every = 1 if slot >= line else -(-line // slot)  # upright text is `line` px thick
+    every = int(every)
+    vmax = max([b.get("pct") or 0 for b in buckets] + [1.0])  # scale to the tallest bucket; labels give the %
+    top = (val_w if upright_val else fs) + 8
+    plot = 112
+    base = top + plot
+    h = base + (lab_w if upright_lab else fs) + 10
+    disp = round(width * ZOOM)
+    out = [f'<svg class="chart" data-chart="{escape(kind)}" viewBox="0 0 {width} {h:.0f}" width="{disp}" '
+           f'height="{round(h * ZOOM)}" preserveAspectRatio="xMinYMin meet" role="img" aria-label="{escape(label)}" '
+           f'font-size="{fs}"><title>{escape(label)}</title>',
+           f'<line class="axis" x1="10" y1="{base:.0f}" x2="{width - 10}" y2="{base:.0f}"/>']
     for k, b in enumerate(buckets):
         v = b.get("pct")
         x = 10 + k * slot
         cx = x + slot / 2
-        bh = (base - top) * (v or 0) / vmax
+        bh = plot * (v or 0) / vmax
         cls = b.get("cls") or "s0"
-        shown = "" if v is None and dense else ("-" if v is None else f"{v:g}%")
-        lab = (f'<text class="lbl" font-size="{fs}" x="{cx:.1f}" y="{base + 12}" text-anchor="end" '
-               f'transform="rotate(-40 {cx:.1f} {base + 12})">{escape(b["label"])}</text>' if dense else
-               f'<text class="lbl" x="{cx:.1f}" y="{base + 16}" text-anchor="middle">{escape(b["label"])}</text>')
+        show = k % every == 0
+        shown = vals[k] if show and not (v is None and upright_val) else ""
+        if upright_lab:
+            lx, ly = cx + fs * 0.35, base + 6
+            lab = (f'<text class="lbl" x="{lx:.1f}" y="{ly:.0f}" text-anchor="end" '
+                   f'transform="rotate(-90 {lx:.1f} {ly:.0f})">{escape(b["label"]) if show else ""}</text>')
+        else:
+            lab = f'<text class="lbl" x="{cx:.1f}" y="{base + fs + 4:.0f}" text-anchor="middle">{escape(b["label"])}</text>'
+        if upright_val:
+            vx, vy = cx + fs * 0.35, base - bh - 4
+            val = (f'<text class="val" x="{vx:.1f}" y="{vy:.1f}" text-anchor="start" '
+                   f'transform="rotate(-90 {vx:.1f} {vy:.1f})">{escape(shown)}</text>')
+        else:
+            val = f'<text class="val" x="{cx:.1f}" y="{base - bh - 4:.1f}" text-anchor="middle">{escape(shown)}</text>'
         out.append(f'<g class="col" data-label="{escape(b["label"])}" data-value="{"" if v is None else v}">'
                    f'<title>{escape(b["label"])}: {"-" if v is None else f"{v:g} %"}</title>'
                    f'<rect class="bar {escape(cls)}" x="{x + slot * 0.15:.1f}" y="{base - bh:.1f}" '
-                   f'width="{slot * 0.7:.1f}" height="{max(bh, 0):.1f}" rx="2"/>'
-                   f'<text class="val" font-size="{fs}" x="{cx:.1f}" y="{base - bh - 4:.1f}" text-anchor="middle">'
-                   f'{escape(shown)}</text>{lab}</g>')
+                   f'width="{slot * 0.7:.1f}" height="{max(bh, 0):.1f}" rx="2"/>{val}{lab}</g>')
     out.append("</svg>")
-    return Markup("".join(out))
+    return {"svg": Markup("".join(out)), "wide": wide}
 
 
 def paired(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a_name: str, b_name: str,
@@ -169,6 +209,52 @@ def paired(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a
                        f'data-value="{"" if v is None else v}"/>'
                        f'<text class="val" x="{label_w + w + 5:.1f}" y="{yy + 10}">'
                        f'{escape(_n(v, unit))}{escape(extra if j == 0 else (r.get("note_b") or ""))}</text>')
+        out.append("</g>")
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def panels(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a_name: str, b_name: str,
+           cols: int = 2) -> Markup:
+    """Small multiples: one panel per row {label, unit, a_key, b_key, pct?}, each with its own scale (the larger
+    of its two values fills the panel), for metrics whose units or magnitudes differ: on one shared axis most of
+    their bars would be slivers. The panels are boxed apart so no bar is read against another panel's."""
+    rows = [r for r in rows if r.get(a_key) is not None or r.get(b_key) is not None]
+    if not rows:
+        return Markup("")
+    gap, head, ph = 16, 22, 70
+    cols = max(1, min(cols, len(rows)))
+    pw = (W - gap * (cols - 1)) / cols
+    nrows = -(-len(rows) // cols)
+    h = head + nrows * (ph + 10)
+    val_w = 96  # room right of the longest bar for its value
+    out = [_open(h, label, kind),
+           f'<rect class="bar pa" x="0" y="4" width="12" height="12"/><text class="lbl" x="17" y="14">{escape(a_name)}</text>'
+           f'<rect class="bar pb" x="140" y="4" width="12" height="12"/><text class="lbl" x="157" y="14">{escape(b_name)}</text>']
+    chars = int((pw - 16) / 7)  # ~7 px per character at 12 px
+    for k, r in enumerate(rows):
+        x0, y0 = (k % cols) * (pw + gap), head + (k // cols) * (ph + 10)
+        unit = r.get("unit") or ""
+        pct = r.get("pct")
+        change = "" if pct is None else f"{pct:+.0f} %"
+        vmax = max(r.get(a_key) or 0, r.get(b_key) or 0) or 1.0
+        bar_w = pw - 16 - val_w
+        title = f"{r['label']}: {a_name} {_n(r.get(a_key), unit)}, {b_name} {_n(r.get(b_key), unit)}" + \
+            (f" ({change})" if change else "")
+        room = chars - (len(change) + 2 if change else 0)
+        out.append(f'<g class="panel" data-label="{escape(r["label"])}" data-unit="{escape(unit)}">'
+                   f'<title>{escape(title)}</title>'
+                   f'<rect class="frame" x="{x0 + 0.5:.1f}" y="{y0 + 0.5:.1f}" width="{pw - 1:.1f}" height="{ph:.1f}" rx="4"/>'
+                   f'<text class="lbl hl" x="{x0 + 8:.1f}" y="{y0 + 17}">{escape(_trunc(str(r["label"]), room))}</text>'
+                   + (f'<text class="val" x="{x0 + pw - 8:.1f}" y="{y0 + 17}" text-anchor="end">{escape(change)}</text>'
+                      if change else ""))
+        for j, (key, cls) in enumerate(((a_key, "pa"), (b_key, "pb"))):
+            v = r.get(key)
+            w = 0 if not v else max(1.0, bar_w * v / vmax)
+            yy = y0 + 27 + j * 20
+            out.append(f'<rect class="bar {cls}" x="{x0 + 8:.1f}" y="{yy}" width="{w:.1f}" height="14" rx="2" '
+                       f'data-value="{"" if v is None else v}"/>'
+                       f'<text class="val" x="{x0 + 8 + w + 5:.1f}" y="{yy + 11}">{escape(_n(v, unit))}</text>')
         out.append("</g>")
     out.append("</svg>")
     return Markup("".join(out))

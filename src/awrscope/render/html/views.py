@@ -100,10 +100,8 @@ def _charts_svg(c: dict) -> dict:
               {"label": "non-I/O remainder per commit", "value": cp.get("non_io_ms_per_commit"), "cls": "cfg"}]
         out["commit_ms"] = svg.hbars(ms, label="Commit path latency, ms", kind="commit_ms", unit="ms")
     out["histograms"] = [
-        {"h": h, "svg": svg.columns([{"label": b["label"], "pct": b["pct"],
-                                      "cls": _cls(h["event"])} for b in h["buckets"]],
-                                    label=f"{h['event']}: % of waits per bucket ({h['title']})", kind="histogram",
-                                    narrow=True)}
+        {"h": h, **svg.histogram([{"label": b["label"], "pct": b["pct"], "cls": _cls(h["event"])} for b in h["buckets"]],
+                                 label=f"{h['event']}: % of waits per bucket ({h['title']})", kind="histogram")}
         for h in c.get("histograms", [])]
     io = c.get("io")
     if io:
@@ -182,8 +180,13 @@ def compare_view(doc: dict) -> dict:
     lat = [bar(r) for r in rows if r["unit"] == "ms" and r["id"] != "db_time_per_txn_ms"
            and (r["before"] is not None or r["after"] is not None)]
     shares = [bar(r) for r in rows if r["unit"] == "%" and (r["before"] or r["after"])]
-    rates = [bar(r) for r in rows
-             if r["kind"] == "rate" and r["unit"] in ("1/s", "sessions", "s/s") and (r["before"] or r["after"])]
+    # Rates differ in unit (sessions, s/s, 1/s, B/s) and magnitude (7 sessions beside 393 KiB/s of redo): one
+    # small panel each, on its own scale. So do the per-transaction and per-hour figures drawn nowhere else.
+    def panel(r: dict) -> dict:
+        return {"label": r["label"], "unit": r["unit"], "before": r["before"], "after": r["after"], "pct": r["pct"]}
+    rates = [panel(r) for r in rows if r["kind"] == "rate" and (r["before"] or r["after"])]
+    per = [panel(r) for r in rows if (r["kind"] == "ratio" or r["id"] == "db_time_per_txn_ms")
+           and (r["before"] or r["after"])]
     ev = [e for e in doc.get("events", []) if e.get("scope") == "fg"][:10]
     ev_rows = [bar({"label": e["event"], **e["pct_db_time"]}) for e in ev]
     fd = doc.get("findings", [])
@@ -193,7 +196,9 @@ def compare_view(doc: dict) -> dict:
     pair = dict(a_key="before", b_key="after", a_name=b.get("label") or "before", b_name=a.get("label") or "after")
     svgs = {
         "latency": svg.paired(lat, label="Latencies before and after, ms", kind="cmp_latency", unit="ms", **pair),
-        "rates": svg.paired(rates, label="Rates before and after, per second", kind="cmp_rates", **pair),
+        "rates": svg.panels(rates, label="Rates before and after, each on its own scale", kind="cmp_rates", **pair),
+        "per_txn": svg.panels(per, label="Per transaction and per hour, before and after, each on its own scale",
+                              kind="cmp_per_txn", **pair),
         "shares": svg.paired(shares, label="Shares before and after, %", kind="cmp_shares", unit="%", **pair),
         "events": svg.paired(ev_rows, label="Top foreground events, % of DB time", kind="cmp_events", unit="%", **pair),
         "findings": svg.paired(f_rows, label="Findings, % of DB time", kind="cmp_findings", unit="%", **pair),
