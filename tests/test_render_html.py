@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS, parse_path
+from conftest import CORPUS, find_corpus, parse_path
 
 from awrscope.analysis import analyze
 from awrscope.cli import main
@@ -304,3 +304,45 @@ def test_markdown_has_the_verdict_and_escapes_report_strings():
     assert [line.split()[2] for line in ranked] == [f["id"] for f in doc["findings"]]
     assert f"**Load**: {doc['verdict']['load']['summary']}" in verdict
     assert "## Commit path" in md and "## Key metrics" in md and "(bounds: lfs_ms_after" in md
+
+
+def _ids_and_links(html: str) -> tuple[list[str], list[str]]:
+    page = Page(html)
+    ids = [a["id"] for _, a in page.tags if a.get("id") is not None]
+    links = [a["href"][1:] for t, a in page.tags if t == "a" and (a.get("href") or "").startswith("#")]
+    return ids, links
+
+
+MULTI_PAGES = {
+    "fixtures": ("HOSTILE", "MINI", "HOSTILE"),  # the same report twice: every id of one report repeated
+    "corpus_mixed": ("awr_txt_12201_rbogusze_insaas3_4912_4913.txt", "statspack_txt_11203_antognini_top2_1830_1845.txt",
+                     "statspack_txt_11203_antognini_top2_1930_1945.txt", "awr_html_19c_pcambell_orcl_17676_17677.html"),
+    "compare_period": ("awr_diff_txt_11203_antognini_top2.txt", "awr_txt_11203_antognini_top2_1830_1845.txt",
+                       "awr_diff_html_10204_radtek_oracont_oracont01_2327_2330_vs_2353_2357.html"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MULTI_PAGES))
+def test_multi_report_pages_have_unique_ids(case):
+    """Issue 17: 'analyze A B -o x.html' repeated ids (charts, findings, verdict, section-*): each report's ids carry
+    its index (r1-, r2-; a compare-period report's periods r1-p1-...), and every in-page link finds its target."""
+    from awrscope.render.html import render_analyses
+    names = MULTI_PAGES[case]
+    if case != "fixtures" and find_corpus() is None:
+        pytest.skip("report corpus not found")
+    paths = [{"HOSTILE": HOSTILE, "MINI": MINI}.get(n) or CORPUS / n for n in names]
+    items = []
+    for k, p in enumerate(paths):
+        report = parse_path(p)
+        items.append((analyze(report), report if k % 3 != 2 or case == "fixtures" else None))  # some without report
+    html = render_analyses(items)
+    ids, links = _ids_and_links(html)
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    assert dup == [], dup[:20]
+    assert len([i for i in ids if i.endswith("verdict")]) == len(items)
+    missing = sorted(set(links) - set(ids))
+    assert missing == [], missing[:20]
+    # a single report keeps the plain ids its earlier pages had (#finding-R01, #section-wait_events)
+    one_ids, one_links = _ids_and_links(render_analysis(*items[0]))
+    assert "verdict" in one_ids and not set(one_links) - set(one_ids)
+    assert len(one_ids) == len(set(one_ids))
