@@ -5,7 +5,6 @@ Longer runs: ``python tests/fuzz_mutations.py --count 20000 --jobs 2`` and
 from __future__ import annotations
 
 import math
-import re
 import sys
 from pathlib import Path
 
@@ -32,20 +31,11 @@ from awrscope.parsers.report.text.tables import read_block  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FILE_TYPE_SEED = 20261124
-#: File-type cases the CLI still fails (found by the file-type stage; issue 16 items 4, 5 and 8), with what their
-#: failure says: each has a strict xfail below, so the fix shows as an XPASS and the case moves back into
-#: the bounded run; a failure of another kind in them fails outright.
-KNOWN_FILE_TYPE_FAILURES = {
-    "fifo-idle-in-dir": (r"^\S+ #\d+ \(seed \d+\): hangs: ",
-                         ("a named pipe with no writer found in a directory walk is opened for reading and the run "
-                          "blocks for ever in open() (source.iter_sources reads FIFOs found in directories)")),
-    "output-onto-found-input": (r"^\S+ #\d+ \(seed \d+\): exit 0, expected 2; input \S+ changed \(",
-                                ("-o naming a report found in a directory or glob given as input writes over it "
-                                 "(exit 0): guard_output only checks the paths as given")),
-    "output-onto-directory": (r"^\S+ #\d+ \(seed \d+\): stderr line not 'awrscope: \.\.\.': 'Usage: ",
-                              ("-o naming a directory is Click's usage error: 'Usage:', 'Try ...' and 'Error: ...' "
-                               "lines on stderr, not one 'awrscope: ' line")),
-}
+#: File-type cases the CLI still fails, {case: (the failure's first line as a regex, why)}: none since the stage's
+#: three findings were fixed (a FIFO found in a directory blocked open(); -o onto a report found in a directory
+#: or glob wrote over it; -o onto a directory printed Click's usage block). A new finding goes here with a
+#: strict xfail test, so its fix shows as an XPASS and the case moves back into the bounded run.
+KNOWN_FILE_TYPE_FAILURES: dict[str, tuple[str, str]] = {}
 
 
 def test_mutated_reports_never_crash(corpus_dir):
@@ -92,19 +82,6 @@ def test_unreadable_entries_are_one_error_line_each():
     stats = run_file_types(rounds=2, seed=FILE_TYPE_SEED, cases=["unreadable"], timeout=60)
     if not stats.ran:
         pytest.skip("; ".join(sorted(stats.notes)))
-    assert stats.failures == [], "\n".join(stats.failures)
-
-
-@pytest.mark.parametrize("case", sorted(KNOWN_FILE_TYPE_FAILURES))
-def test_known_file_type_failures(case, request):
-    """The findings of the file-type stage, one case kind each: up to 8 cases of the kind, until one fails
-    (not every variant fails: a glob skips the FIFO, -o through a link replaces the link, not the report)."""
-    known, reason = KNOWN_FILE_TYPE_FAILURES[case]
-    request.applymarker(pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason))
-    stats = run_file_types(rounds=8, seed=FILE_TYPE_SEED, cases=[case], timeout=60, stall=2.0, first_failure=True)
-    other = [f for f in stats.failures if not re.match(known + r"[^\n]*$", f.split("\n")[0])]
-    if other:
-        pytest.fail("not the known failure:\n" + "\n".join(other))
     assert stats.failures == [], "\n".join(stats.failures)
 
 

@@ -63,11 +63,20 @@ def guard_output(output: str | None, paths: tuple[str, ...]) -> None:
         click.echo(f"awrscope: -o {output}: awrscope does not write {_FOREIGN_OUTPUTS[ext]} files; it writes text, "
                    f".md, .json or .html{hint}", err=True)
         sys.exit(EXIT_UNUSABLE)
+    if os.path.isdir(output):
+        click.echo(f"awrscope: -o {output} is a directory: give a file name", err=True)
+        sys.exit(EXIT_UNUSABLE)
     if not os.path.exists(output):
         return
-    for p in paths:
+    from ..parsers.source import expand_inputs
+
+    try:
+        inputs = [i.path for i in expand_inputs([p for p in paths if p != "-"])]  # directories and globs too
+    except Exception:  # noqa: BLE001 - a bad pattern is reported when the inputs are read
+        inputs = list(paths)
+    for p in inputs:
         try:
-            if p != "-" and os.path.isfile(p) and os.path.samefile(p, output):
+            if os.path.isfile(p) and os.path.samefile(p, output):
                 click.echo(f"awrscope: -o {output} is the input {p}: refusing to write over a report", err=True)
                 sys.exit(EXIT_UNUSABLE)
         except OSError:

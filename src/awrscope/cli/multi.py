@@ -39,7 +39,7 @@ def _render(doc: dict, fmt: str, which: str) -> str:
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Output format (default: from the -o extension, else text).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
+@click.option("-o", "--output", metavar="FILE", help="Write here instead of stdout.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="TOML rule/metric config.")
 @click.option("--streams", help="Concurrent streams of the two runs, e.g. 5,10: adds the scalability figure (M103).")
 @click.option("--run-elapsed", help="Elapsed seconds of the two runs' work (default: the reports' elapsed), e.g. 171,232.")
@@ -83,7 +83,7 @@ def compare_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, con
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Output format (default: from the -o extension, else text).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
+@click.option("-o", "--output", metavar="FILE", help="Write here instead of stdout.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="TOML rule/metric config.")
 @click.option("-j", "--jobs", type=int, default=None, help="Worker processes (default: all cores).")
 @click.option("--max-size", type=int, default=DEFAULT_MAX_BYTES // (1024 * 1024), show_default=True,

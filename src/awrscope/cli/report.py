@@ -20,7 +20,7 @@ from .common import (FAIL_CHOICES, emit, failure_code, guard_output, in_window, 
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["json", "text"]), default="json", show_default=True,
               help="json: the parse contract (docs/schema.md); text: a short summary.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
+@click.option("-o", "--output", metavar="FILE", help="Write here instead of stdout.")
 @click.option("--max-size", type=int, default=DEFAULT_MAX_BYTES // (1024 * 1024), show_default=True,
               help="Refuse inputs larger than this many MiB (after decompression).")
 @click.option("--indent", type=int, default=None, help="Indent the JSON output.")
@@ -62,7 +62,7 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default=None,
               help="Output format (default: from the -o extension, else text). html: one self-contained file.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
+@click.option("-o", "--output", metavar="FILE", help="Write here instead of stdout.")
 @click.option("--fail-on", type=click.Choice(FAIL_CHOICES), default="none", show_default=True,
               help="Exit 1 when a finding has this severity or worse.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),

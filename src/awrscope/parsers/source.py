@@ -105,6 +105,8 @@ def iter_sources(inp: Input | str, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterat
             raise InputError(f"{path}: is a directory" + ("" if os.access(path, os.R_OK | os.X_OK) else
                                                           " that cannot be read (permission denied)"))
         if stat.S_ISFIFO(st.st_mode):
+            if found:  # opening a pipe blocks until a writer comes: only one the user names is read
+                raise SkippedInput(f"{path}: a named pipe found in a directory: not read", "not a regular file")
             with open(path, "rb") as fh:
                 return _from_bytes(path, _read_bounded(fh, max_bytes), max_bytes, found)
         if not stat.S_ISREG(st.st_mode):
