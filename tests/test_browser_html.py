@@ -179,3 +179,25 @@ def test_web_pages_keep_the_report_colours(browser, corpus, tmp_path):
     assert ana["cpu"] == "rgb(46, 125, 50)" and ana["uio"] == "rgb(47, 111, 209)", ana  # --cpu, --uio
     assert ana["commit"] == "rgb(227, 112, 45)", ana
     assert ana["finding_pad"] >= 12, ana  # the card keeps its padding
+
+
+def test_line_reference_opens_its_row(browser, corpus, tmp_path):
+    """Issue 17: a click on an evidence line reference opens the section table that holds the row (closed by
+    default), lands on the row and highlights it; the row's text is the link's title."""
+    report = parse_path(CORPUS / "statspack_txt_11203_antognini_top2_1830_1845.txt")
+    path = tmp_path / "refs.html"
+    path.write_text(render_analysis(analyze(report), report), encoding="utf-8")
+    browser.open(path)
+    got = browser.eval("""(() => {
+      const a = document.querySelector('details.evidence a.ref'), id = a.getAttribute('href').slice(1);
+      const row = document.getElementById(id), d = row.closest('details');
+      const before = d.open; a.click();
+      const r = row.getBoundingClientRect();
+      return {title: a.title, before: before, open: d.open, hash: location.hash, id: id,
+              visible: r.top >= 0 && r.bottom <= innerHeight, bg: getComputedStyle(row.cells[0]).backgroundColor};
+    })()""")
+    assert got["before"] is False and got["open"] is True and got["hash"] == "#" + got["id"], got
+    assert got["visible"] and got["bg"] not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)"), got
+    assert "db file sequential read" in got["title"]
+    browser.screenshot(ARTIFACTS / "line_reference.png", max_height=2400)
+    assert browser.errors() == []

@@ -346,3 +346,80 @@ def test_multi_report_pages_have_unique_ids(case):
     one_ids, one_links = _ids_and_links(render_analysis(*items[0]))
     assert "verdict" in one_ids and not set(one_links) - set(one_ids)
     assert len(one_ids) == len(set(one_ids))
+
+
+class _Refs(HTMLParser):
+    """Line-reference links (a.ref: href, title, text) and table rows (id -> cells' text)."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.refs: list[dict] = []
+        self.rows: dict[str, list[str]] = {}
+        self._a = self._row = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "a" and "ref" in (a.get("class") or "").split():
+            self._a = {"href": a["href"], "title": a.get("title"), "text": ""}
+            self.refs.append(self._a)
+        elif tag == "tr":
+            self._row = self.rows.setdefault(a["id"], []) if a.get("id") else None
+        elif tag == "td" and self._row is not None:
+            self._row.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "a":
+            self._a = None
+        elif tag == "tr":
+            self._row = None
+
+    def handle_data(self, data):
+        if self._a is not None:
+            self._a["text"] += data
+        if self._row:
+            self._row[-1] += data
+
+
+def test_line_references_link_to_their_rows(corpus):
+    """Issue 17: 'wait_events_fg line 114' in a finding's evidence is a link to that row of the page's own section
+    table, its title the row's cells; without the parsed report it stays text."""
+    report = parse_path(CORPUS / "statspack_txt_11203_antognini_top2_1830_1845.txt")
+    doc = analyze(report)
+    html = render_analysis(doc, report)
+    p = _Refs(html)
+    cited = {(s["section"], s["line"]) for f in doc["findings"] for e in f["evidence"] for s in e["source"] if s.get("line")}
+    cited |= {(c["section"], c["line"]) for f in doc["findings"] for c in f.get("culprits") or []}
+    assert len(p.refs) >= len(cited) >= 5
+    for r in p.refs:
+        section, line = r["text"].rsplit(" line ", 1)
+        assert r["href"] == f"#{section}-L{line}"
+        cells = p.rows[r["href"][1:]]  # the row exists in the page, in that section, at that line
+        assert cells[-1] == line
+        assert r["title"].startswith(f"line {line}: ") or f", line {line}: " in r["title"]
+        assert cells[0] in r["title"]  # the row's name
+    lfs = next(r for r in p.refs if r["href"] == "#wait_events_fg-L114")
+    assert "db file sequential read" in lfs["title"] and "519,094" in lfs["title"]
+    assert not _Refs(render_analysis(doc)).refs  # report=None: plain text, no link
+    assert "wait_events_fg line 114" in Page(render_analysis(doc)).all_text
+
+
+def test_line_reference_titles_escape_report_text():
+    report = parse_path(HOSTILE)
+    doc = analyze(report)
+    html = render_analysis(doc, report)
+    page = assert_self_contained(html)
+    p = _Refs(html)
+    assert p.refs and all(p.rows.get(r["href"][1:]) for r in p.refs)
+    assert any("<script>" in (r["title"] or "") for r in p.refs)  # the hostile text, as text of the title
+    assert len(page.scripts) == 2 and not any(k.startswith("on") for _, a in page.tags for k in a)
+
+
+def test_line_references_of_a_multi_report_page_stay_in_their_report(corpus):
+    from awrscope.render.html import render_analyses
+    items = [(analyze(r), r) for r in (parse_path(CORPUS / "statspack_txt_11203_antognini_top2_1830_1845.txt"),
+                                       parse_path(CORPUS / "statspack_txt_11203_antognini_top2_1930_1945.txt"))]
+    html = render_analyses(items)
+    for k, part in enumerate(html.split('<article class="report"')[1:], 1):
+        p = _Refs(part)
+        assert p.refs and all(r["href"].startswith(f"#r{k}-") and r["href"][1:] in p.rows for r in p.refs)

@@ -18,6 +18,11 @@ EVENT_COLOUR = {"log file sync": "commit", "log file parallel write": "sio", "db
                 "direct path write": "uio", "direct path read": "uio", "log buffer space": "cfg",
                 "db file parallel write": "sio"}
 MAX_TABLE_ROWS = 400
+MAX_REF_TEXT = 400  # characters of a row's text in the title of a line reference
+
+
+def _trunc(s: str, n: int) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
 KEY_METRICS = ("elapsed_s", "db_time_s", "aas", "db_cpu_s", "host_cpu_busy_pct", "redo_rate_Bps", "commit_rate",
                "redo_per_commit_B", "lfs_ms", "lfpw_ms_per_write", "redo_write_ms", "synch_ms", "lfs_lfpw_ratio",
                "non_io_residual_ms", "log_switches_per_hour", "redo_block_size_est", "redo_wastage_pct",
@@ -48,9 +53,40 @@ def analysis_view(doc: dict, report: Report | None = None) -> dict:
     when = f"snaps {r.get('begin_snap')}-{r.get('end_snap')}" if r.get("begin_snap") is not None else \
         (r.get("begin_time") or "")[:16]
     title = f"awrscope: {r.get('db_name') or '?'} {when}".rstrip()
+    tables = section_tables(report) if report is not None else []
     return {"title": title, "doc": doc, "report": r, "charts": charts, "svg": _charts_svg(charts),
-            "key_metrics": _key_metrics(doc), "tables": section_tables(report) if report is not None else [],
+            "key_metrics": _key_metrics(doc), "tables": tables, "refs": row_refs(tables, _cited(doc)),
             "has_report": report is not None, "na_groups": _na_groups(doc)}
+
+
+def _cited(doc: dict) -> set[tuple[str, int]]:
+    """(section, line) of every report row a finding cites: its evidence and culprits, its periods' too."""
+    out: set[tuple[str, int]] = set()
+    for d in [doc, *(doc.get("periods") or [])]:
+        heads = [(d.get("verdict") or {}).get("headline") or {}]
+        for f in [*d.get("findings", []), *heads]:
+            for e in f.get("evidence") or []:
+                out |= {(s.get("section"), s.get("line")) for s in e.get("source") or [] if s.get("line")}
+            out |= {(c.get("section"), c.get("line")) for c in f.get("culprits") or [] if c.get("line")}
+    return out
+
+
+def row_refs(tables: list[dict], cited: set[tuple[str, int]]) -> dict[str, dict]:
+    """'section:line' -> {id, title} of each cited row that the page's section tables show: the line reference
+    becomes a link to the row (which gets that id), titled with the row's cells (report text: the templates
+    escape it). Only cited rows get an id: a large report's tables hold thousands of rows."""
+    refs: dict[str, dict] = {}
+    for t in tables:
+        cols = t["columns"]
+        for r in t["rows"]:
+            ref = f"{t['key']}:{r['line']}"
+            if (t["key"], r["line"]) not in cited or ref in refs:  # one id per (section, line): an HTML report
+                continue                                            # may print several rows on one line
+            text = " · ".join(f"{c['label']} {x}" if c["key"] != "name" else x for c, (x, _) in zip(cols, r["cells"])
+                              if x != "" and c["key"] != "line" and (c["key"] == "name" or x != r["name"]))
+            r["anchor"] = f"{t['key']}-L{r['line']}"
+            refs[ref] = {"id": r["anchor"], "title": _trunc(f"{t['title']}, line {r['line']}: {text}", MAX_REF_TEXT)}
+    return refs
 
 
 def _na_groups(doc: dict) -> list[dict]:
@@ -151,7 +187,8 @@ def section_tables(report: Report | None) -> list[dict]:
                 else:
                     t = row.text.get(c["key"], "")
                     cells.append((t, t))
-            rows.append({"cells": cells, "kind": io_kind(row.name) if key in ("tablespace_io", "file_io") else None})
+            rows.append({"cells": cells, "kind": io_kind(row.name) if key in ("tablespace_io", "file_io") else None,
+                         "line": row.line, "name": row.name})
         tables.append({"key": key, "title": sec.title, "line": sec.line, "columns": cols, "rows": rows,
                        "total_rows": len(sec.rows), "notes": list(sec.notes)})
     return tables

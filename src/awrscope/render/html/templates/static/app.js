@@ -32,6 +32,26 @@
       b.textContent = open ? "close all" : "open all";
     });
   });
+  // A line reference links to its row in a section table: open the collapsibles around the row first, so the
+  // browser can scroll to it (on click, on a changed #hash, and for a #hash the page is opened with).
+  function reveal(hash) {
+    var id = hash && hash.charAt(0) === "#" ? hash.slice(1) : "";
+    try { id = decodeURIComponent(id); } catch (e) { /* keep it as written */ }
+    var t = id ? document.getElementById(id) : null;
+    for (var d = t ? t.parentElement : null; d; d = d.parentElement) {
+      if (d.tagName === "DETAILS") { d.open = true; }
+    }
+    return t;
+  }
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest ? e.target.closest('a[href^="#"]') : null;
+    if (a) { reveal(a.getAttribute("href")); }
+  });
+  window.addEventListener("hashchange", function () { reveal(location.hash); });
+  if (location.hash) {
+    var target = reveal(location.hash);
+    if (target) { target.scrollIntoView(); }
+  }
   // Paper shows everything: open every collapsible before printing.
   window.addEventListener("beforeprint", function () {
     document.querySelectorAll("details").forEach(function (d) { d.setAttribute("data-was-open", d.open ? "1" : "0"); d.open = true; });
