@@ -10,9 +10,21 @@ Public API::
 from __future__ import annotations
 
 from .errors import AwrscopeError, InputError, NotAReportError, UnsupportedReportError
-from .model import Report, Row, Section
-from .parsers import parse, parse_path, parse_text
 
 __version__ = "0.1.0"
+
+#: Imported on first use: `awrscope --help` and the commands that do not parse start without them
+_LAZY = {"Report": "model", "Row": "model", "Section": "model", "parse": "parsers", "parse_path": "parsers",
+         "parse_text": "parsers"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'awrscope' has no attribute {name!r}")
 __all__ = ["parse", "parse_path", "parse_text", "Report", "Section", "Row", "AwrscopeError", "InputError",
            "NotAReportError", "UnsupportedReportError", "__version__"]

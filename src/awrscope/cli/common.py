@@ -6,12 +6,14 @@ import contextlib
 import os
 import sys
 import tempfile
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from ..errors import EXIT_UNUSABLE, failure_code  # noqa: F401 - failure_code is re-exported to the commands
-from ..model import Report
+
+if TYPE_CHECKING:
+    from ..model import Report
 
 FORMATS = ["text", "markdown", "json", "html"]
 FAIL_CHOICES = ["critical", "major", "moderate", "minor", "info", "none"]

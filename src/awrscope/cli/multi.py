@@ -6,7 +6,7 @@ import sys
 import click
 
 from ..errors import EXIT_OK, EXIT_UNUSABLE
-from ..parsers.source import DEFAULT_MAX_BYTES
+from ..limits import DEFAULT_MAX_BYTES
 from .common import (FORMATS, emit, failure_code, guard_output, in_window, infer_format, load_config_or_exit, parse_when,
                      time_window_options)
 

@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import sys
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import EXIT_OK, EXIT_UNUSABLE, internal_message
-from ..model import SCHEMA_VERSION, Report
-from ..parsers.source import DEFAULT_MAX_BYTES
-from ..render.json import to_json
-from ..serialize import parse_document
+from ..limits import DEFAULT_MAX_BYTES
 from .common import (FAIL_CHOICES, emit, failure_code, guard_output, in_window, infer_format, load_all, load_config_or_exit,
                      parse_when, time_window_options)
+
+if TYPE_CHECKING:
+    from ..model import Report
 
 
 @click.command("parse")
@@ -33,6 +33,10 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
     PATHS are files, directories, globs, .gz or .zip archives, or - for stdin.
     """
     guard_output(output, paths)
+    from ..model import SCHEMA_VERSION
+    from ..render.json import to_json
+    from ..serialize import parse_document
+
     results = load_all(paths, max_size * 1024 * 1024, jobs)
     failed: list[str] = []
     docs = []
@@ -80,6 +84,7 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
     """
     guard_output(output, paths)
     from ..render import render_markdown, render_text
+    from ..render.json import to_json
     from ..rules.base import SEVERITY_RANK
 
     config = load_config_or_exit(config_path)

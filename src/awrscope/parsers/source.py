@@ -19,8 +19,7 @@ from typing import Iterator
 
 from ..errors import AwrscopeError, InputError, SkippedInput
 
-#: Refuse inputs (after decompression) larger than this unless told otherwise.
-DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+from ..limits import DEFAULT_MAX_BYTES, ZIP_TOTAL_MAX  # noqa: F401 - re-exported: callers import them from here
 _REPORT_SUFFIXES = (".txt", ".lst", ".log", ".out", ".html", ".htm", ".gz", ".zip", ".text", ".rpt", ".sql")
 
 
@@ -39,9 +38,6 @@ class Input:
     path: str
     found: bool = False
 
-
-#: The most an archive may decompress to in all (each member is also held to --max-size)
-ZIP_TOTAL_MAX = 1 << 30
 
 #: Bytes read first from a found file: binary content is skipped without reading the rest
 _SNIFF_BYTES = 8192

@@ -9,7 +9,7 @@ import time
 import click
 
 from ..errors import EXIT_OK, EXIT_UNUSABLE, AwrscopeError, failure_code
-from ..parsers.source import DEFAULT_MAX_BYTES
+from ..limits import DEFAULT_MAX_BYTES
 
 DB_OPTION = click.option("--db", "db_url", envvar="AWRSCOPE_DB", default=None, metavar="URL",
                          help="SQLite file, sqlite:///path or postgresql://... "
