@@ -53,6 +53,9 @@ def _register_optional_commands() -> None:
     from ..store.commands import db_group
 
     main.add_command(db_group)
+    from ..mcp.commands import mcp_cmd  # the MCP SDK loads only when `awrscope mcp` runs
+
+    main.add_command(mcp_cmd)
     try:
         from ..web.commands import serve_cmd
     except ImportError:  # the web extra is optional
