@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from ..errors import AwrscopeError, internal_message
-from ..parsers.source import DEFAULT_MAX_BYTES
+from ..limits import DEFAULT_MAX_BYTES
 
 #: Version of the finding-evidence document (the other documents carry their own schema_version)
 EVIDENCE_SCHEMA_VERSION = "1.0"
