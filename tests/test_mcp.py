@@ -1,0 +1,296 @@
+"""`awrscope mcp` (issue 18) driven through the official SDK's own stdio client: the server is spawned as
+`python -m awrscope mcp` with PYTHONPATH=src, its tools and resources are listed, every tool is called on corpus
+reports, and each result is checked against `python -m awrscope ... --format json` for the same inputs (the
+parsed JSON, whole: no field is run-dependent, none is ignored). Refused inputs must be tool errors holding the
+CLI's one stderr line. Every test is bounded in time: the MCP session by anyio.fail_after, each CLI run by a
+subprocess timeout. Without the SDK the tests skip (under CI=true they fail: the test extra installs it)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(REPO / "src"), "AWRSCOPE_DEBUG": ""}
+SESSION_S = 240  # one MCP session, whatever it does
+CLI_S = 180  # one CLI run
+
+try:
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+except ImportError as e:  # pragma: no cover - the test extra installs mcp
+    if os.environ.get("CI", "").lower() == "true":
+        raise
+    pytest.skip(f"the mcp SDK is not installed ({e})", allow_module_level=True)
+
+TOOLS = {"analyze_report", "compare_reports", "trend_reports", "explain_rule", "list_stored_reports",
+         "get_stored_analysis", "get_metric_series", "get_finding_evidence"}
+SCHEMAS = {"awrscope://schema/analysis": REPO / "docs/analysis.schema.json",
+           "awrscope://schema/compare": REPO / "docs/compare.schema.json",
+           "awrscope://schema/trend": REPO / "docs/trend.schema.json",
+           "awrscope://schema/parse": REPO / "src/awrscope/schema/parse.schema.json"}
+# one report of each family and format, a .gz among them
+ANALYZED = ["awr_txt_10204_radtek_oradb1_base01_54977_54986.txt", "awr_html_11203_antognini_top2_1830_1845.html",
+            "statspack_txt_11203_antognini_top2_1830_1845.txt", "awr_html_11203_slob_skoehler_100k_iops.html.gz",
+            "ash_txt_11203_antognini_top2_1845_1900.txt", "addm_txt_19c_lucky29011_dvk.txt",
+            "awr_global_html_12201_slob_therealkevinc.html", "awr_diff_txt_11203_antognini_top2.txt"]
+STATSPACK_SERIES = ["statspack_txt_81741_radtek-oraclescripts_oracle_116_117.lst",
+                    "statspack_txt_81741_radtek-oraclescripts_oracle_118_119.lst",
+                    "statspack_txt_81741_radtek-oraclescripts_oracle_137_138.lst"]
+
+
+def cli(*args: str, code: int | tuple[int, ...] = 0) -> subprocess.CompletedProcess:
+    p = subprocess.run([sys.executable, "-m", "awrscope", *args], capture_output=True, text=True, env=ENV,
+                       cwd=REPO, timeout=CLI_S)
+    assert p.returncode in ((code,) if isinstance(code, int) else code), p.stderr
+    return p
+
+
+def cli_json(*args: str, code: int | tuple[int, ...] = 0):
+    return json.loads(cli(*args, code=code).stdout)
+
+
+def session(work, *server_args: str, env: dict | None = None):
+    """Spawn `python -m awrscope mcp SERVER_ARGS`, initialise a ClientSession, run ``await work(s)``."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "awrscope", "mcp", *server_args],
+                                   env={"PYTHONPATH": str(REPO / "src"), **(env or {})}, cwd=str(REPO))
+
+    async def main():
+        with anyio.fail_after(SESSION_S):
+            with open(os.devnull, "w") as errlog:
+                async with stdio_client(params, errlog=errlog) as (read, write):
+                    async with ClientSession(read, write) as s:
+                        await s.initialize()
+                        return await work(s)
+
+    return anyio.run(main)
+
+
+def ok(result) -> dict:
+    """A successful tool result: its structured content, which its first text block spells as JSON."""
+    assert not result.is_error, result.content[0].text
+    assert json.loads(result.content[0].text) == result.structured_content
+    return result.structured_content
+
+
+def error_line(result) -> str:
+    assert result.is_error
+    assert len(result.content) == 1 and "Traceback" not in result.content[0].text
+    return result.content[0].text
+
+
+def test_cli_import_does_not_load_the_sdk():
+    code = "import sys, awrscope.cli; print(','.join(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=True,
+                         timeout=60).stdout.strip()
+    assert out == ""
+
+
+def test_lists_tools_and_resources():
+    async def work(s):
+        return (await s.list_tools()).tools, (await s.list_resources()).resources, \
+            [await s.read_resource(u) for u in ["awrscope://rules", *SCHEMAS]]
+
+    tools, resources, reads = session(work)
+    assert {t.name for t in tools} == TOOLS
+    for t in tools:
+        assert t.description and t.input_schema["type"] == "object"
+        assert t.annotations.read_only_hint and not t.annotations.open_world_hint, t.name
+    by_name = {t.name: t.input_schema for t in tools}
+    assert by_name["analyze_report"]["required"] == ["path"]
+    assert by_name["get_finding_evidence"]["required"] == ["path", "finding_id"]
+    assert by_name["trend_reports"]["properties"]["paths"]["type"] == "array"
+    assert {str(r.uri) for r in resources} == {"awrscope://rules", *SCHEMAS}
+    rules = json.loads(reads[0].contents[0].text)["rules"]
+    listed = [line.split()[0] for line in cli("rules").stdout.splitlines() if line.strip()]
+    assert [r["id"] for r in rules] == listed
+    for uri, read in zip(SCHEMAS, reads[1:]):
+        assert json.loads(read.contents[0].text) == json.loads(SCHEMAS[uri].read_text(encoding="utf-8"))
+
+
+def test_analyze_report_is_the_cli_document(corpus):
+    paths = [str(corpus / name) for name in ANALYZED]
+
+    async def work(s):
+        return [await s.call_tool("analyze_report", {"path": p}) for p in paths]
+
+    for p, result in zip(paths, session(work)):
+        assert ok(result) == cli_json("analyze", "--format", "json", p), p
+
+
+def test_analyze_with_a_config(corpus, tmp_path):
+    toml = tmp_path / "rules.toml"
+    toml.write_text("[rules.G05]\npct = 60\n", encoding="utf-8")
+    p = str(corpus / ANALYZED[0])
+
+    async def work(s):
+        return await s.call_tool("analyze_report", {"path": p, "config": str(toml)})
+
+    got = ok(session(work))
+    assert got == cli_json("analyze", "--format", "json", "--config", str(toml), p)
+    assert "G05" not in [f["id"] for f in got["findings"]]  # 52.4 % of DB time: a finding at 10 %, none at 60 %
+
+
+def test_compare_reports_is_the_cli_document(corpus):
+    before, after = (str(corpus / f"awr_html_11203_antognini_top2_{t}.html") for t in ("1830_1845", "1930_1945"))
+    diff = str(corpus / "awr_diff_txt_11203_antognini_top2.txt")
+
+    async def work(s):
+        return [await s.call_tool("compare_reports", {"before": before, "after": after}),
+                await s.call_tool("compare_reports", {"before": before, "after": after, "streams": [5, 10]}),
+                await s.call_tool("compare_reports", {"before": diff})]
+
+    two, streams, periods = session(work)
+    assert ok(two) == cli_json("compare", "--format", "json", before, after)
+    assert ok(streams) == cli_json("compare", "--format", "json", "--streams", "5,10", before, after)
+    assert ok(periods) == cli_json("compare", "--format", "json", diff)
+
+
+def test_trend_reports_is_the_cli_document(corpus, tmp_path):
+    folder = tmp_path / "series"
+    folder.mkdir()
+    for name in STATSPACK_SERIES:
+        shutil.copy(corpus / name, folder / name)
+    (folder / "notes.txt").write_text("not a report\n", encoding="utf-8")  # skipped, said beside the result
+    fleet = [str(corpus / ANALYZED[0]), str(corpus / ANALYZED[2]), str(tmp_path / "missing.txt")]
+
+    async def work(s):
+        return [await s.call_tool("trend_reports", {"paths": [str(folder)]}),
+                await s.call_tool("trend_reports", {"paths": fleet}),
+                await s.call_tool("trend_reports", {"paths": [str(folder)], "begin": "2099-01-01"})]
+
+    series, several, none_in_range = session(work)
+    assert ok(series) == cli_json("trend", "--format", "json", str(folder))
+    assert ok(series)["kind"] != "fleet" and len(ok(series)["windows"]) == 3
+    assert any("skipped 1 file" in c.text for c in series.content[1:])
+    assert ok(several) == cli_json("trend", "--format", "json", *fleet, code=2)  # the missing file: an error row
+    p = cli("trend", "--format", "json", "--begin", "2099-01-01", str(folder), code=2)
+    assert error_line(none_in_range).splitlines()[-1] == p.stderr.splitlines()[-1]
+
+
+def test_explain_rule_is_the_cli_text():
+    async def work(s):
+        return [await s.call_tool("explain_rule", {"rule_id": r}) for r in ("R01", "g05", "Z99")]
+
+    r01, g05, unknown = session(work)
+    for result, rid in ((r01, "R01"), (g05, "G05")):
+        doc = ok(result)
+        text = cli("rules", "explain", rid).stdout
+        assert text.startswith(f"{doc['id']} {doc['slug']}: {doc['title']}\n\n{doc['doc']}\n")
+        assert [line.strip() for line in text.split("[rules." + rid + "]):\n")[1].splitlines()] == \
+            [f"{k} = {v}" for k, v in doc["thresholds"].items()]
+    assert error_line(unknown) == cli("rules", "explain", "Z99", code=2).stderr.strip()
+
+
+def test_finding_evidence_quotes_the_report_lines(corpus):
+    names = [ANALYZED[0], ANALYZED[1], ANALYZED[2]]  # AWR text, AWR HTML, Statspack
+
+    docs = {n: cli_json("analyze", "--format", "json", str(corpus / n)) for n in names}
+    calls = [(n, f["id"]) for n in names for f in docs[n]["findings"] + docs[n]["observations"]]
+    assert len(calls) >= 5
+
+    async def work(s):
+        return [await s.call_tool("get_finding_evidence", {"path": str(corpus / n), "finding_id": fid})
+                for n, fid in calls]
+
+    checked = 0
+    for (n, fid), result in zip(calls, session(work)):
+        ev = ok(result)
+        doc = docs[n]
+        f = next(x for x in doc["findings"] + doc["observations"] if x["id"] == fid)
+        assert ev["source"] == doc["source"] and ev["finding"]["title"] == f["title"]
+        data = (corpus / n).read_bytes().decode("utf-8", errors="replace")
+        lines = data.split("\n") if doc["report"]["format"] == "html" else data.replace("\f", "").splitlines()
+        assert len(ev["evidence"]) == len(f["evidence"])
+        for got, want in zip(ev["evidence"], f["evidence"]):
+            assert got["metric"] == want["metric"] and got["value"] == want["value"]
+            assert [{k: v for k, v in s.items() if k not in ("text", "text_truncated")} for s in got["source"]] \
+                == want["source"]
+            for s in got["source"]:
+                if s.get("line"):
+                    assert s["text"] == lines[s["line"] - 1].rstrip("\r")[:4000]
+                    assert s["text"].strip(), (n, fid, s)
+                    checked += 1
+    assert checked >= 10
+
+
+def test_errors_are_the_cli_line(corpus, tmp_path):
+    missing, readme = str(tmp_path / "nope.txt"), str(REPO / "README.md")
+    awr = str(corpus / ANALYZED[0])
+
+    async def work(s):
+        return [await s.call_tool("analyze_report", {"path": missing}),
+                await s.call_tool("analyze_report", {"path": readme}),
+                await s.call_tool("compare_reports", {"before": awr, "after": missing}),
+                await s.call_tool("compare_reports", {"before": awr}),
+                await s.call_tool("get_finding_evidence", {"path": awr, "finding_id": "R01"}),
+                await s.call_tool("analyze_report", {"path": awr, "config": missing})]
+
+    gone, not_report, cmp_gone, not_diff, no_finding, bad_config = session(work)
+    assert error_line(gone) == cli("analyze", "--format", "json", missing, code=2).stderr.strip()
+    assert error_line(not_report) == cli("analyze", "--format", "json", readme, code=2).stderr.strip()
+    assert error_line(cmp_gone) == cli("compare", "--format", "json", awr, missing, code=2).stderr.strip()
+    assert error_line(not_diff) == cli("compare", "--format", "json", awr, code=2).stderr.strip()
+    assert error_line(no_finding).startswith(f"awrscope: {awr}: no finding R01; it has G05")
+    assert error_line(bad_config) == f"awrscope: cannot read config {missing}: no such file"
+
+
+@pytest.fixture
+def store_file(corpus, tmp_path) -> Path:
+    """A SQLite store holding the three-report Statspack series and two others."""
+    db = tmp_path / "store.sqlite3"
+    cli("db", "import", "-q", "-j", "1", "--db", str(db), *(str(corpus / n) for n in STATSPACK_SERIES),
+        str(corpus / ANALYZED[0]), str(corpus / ANALYZED[1]))
+    return db
+
+
+def test_store_tools_are_the_cli_documents(store_file):
+    db = str(store_file)
+    listed = cli_json("db", "list", "--format", "json", "--db", db)
+    assert listed["total"] == 5
+    one = listed["reports"][0]
+    filters = {"database": one["db_name"], "severity": "info", "limit": 2}
+
+    async def work(s):
+        return [await s.call_tool("list_stored_reports", {}),
+                await s.call_tool("list_stored_reports", filters),
+                await s.call_tool("get_stored_analysis", {"report_id": one["id"]}),
+                await s.call_tool("get_stored_analysis", {"report_id": 999}),
+                await s.call_tool("get_metric_series", {"database": one["db_name"]}),
+                await s.call_tool("get_metric_series", {"database": one["db_name"],
+                                                        "metrics": ["redo_rate_Bps", "lfs_ms"]}),
+                await s.call_tool("get_metric_series", {"database": "NO_SUCH_DB"})]
+
+    # the URL from $AWRSCOPE_DB, as `awrscope db` takes it
+    every, filtered, shown, missing, series, two, no_db = session(work, env={"AWRSCOPE_DB": db})
+    assert ok(every) == listed
+    assert ok(filtered) == cli_json("db", "list", "--format", "json", "--db", db, "--database", one["db_name"],
+                                    "--severity", "info", "--limit", "2")
+    assert ok(shown) == cli_json("db", "show", str(one["id"]), "--format", "json", "--db", db)
+    assert error_line(missing) == cli("db", "show", "999", "--db", db, code=2).stderr.strip()
+
+    from awrscope.store import Store
+
+    with Store(db) as store:
+        want = json.loads(json.dumps(store.trend(one["db_name"]), default=str))
+        want_two = json.loads(json.dumps(store.trend(one["db_name"], ["redo_rate_Bps", "lfs_ms"]), default=str))
+    got = ok(series)
+    assert {k: v for k, v in got.items() if k != "available_metrics"} == want
+    assert got["reports"] == sum(1 for r in listed["reports"] if r["db_name"] == one["db_name"])
+    assert any(s["points"] for s in got["series"]) and "redo_rate_Bps" in got["available_metrics"]
+    assert {k: v for k, v in ok(two).items() if k != "available_metrics"} == want_two
+    assert error_line(no_db) == "awrscope: no stored report of database NO_SUCH_DB"
+
+
+def test_store_url_from_the_db_option(store_file):
+    async def work(s):
+        return await s.call_tool("list_stored_reports", {"kind": "statspack"})
+
+    got = ok(session(work, "--db", str(store_file)))
+    assert got == cli_json("db", "list", "--format", "json", "--db", str(store_file), "--kind", "statspack")
+    assert got["total"] == 3
