@@ -16,6 +16,7 @@ from .. import __version__
 from ..errors import EXIT_INTERNAL, AwrscopeError, internal_message
 from .multi import compare_cmd, trend_cmd
 from .report import analyze_cmd, parse_cmd, rules_cmd
+from .trace import trace_cmd
 
 
 class _Main(click.Group):
@@ -45,7 +46,7 @@ def main() -> None:
     """Analyse Oracle AWR and Statspack reports: where the time went, above all on the write path."""
 
 
-for _command in (parse_cmd, analyze_cmd, compare_cmd, trend_cmd, rules_cmd):
+for _command in (parse_cmd, analyze_cmd, compare_cmd, trend_cmd, rules_cmd, trace_cmd):
     main.add_command(_command)
 
 
