@@ -229,15 +229,17 @@ def test_errors_are_the_cli_line(corpus, tmp_path):
                 await s.call_tool("compare_reports", {"before": awr, "after": missing}),
                 await s.call_tool("compare_reports", {"before": awr}),
                 await s.call_tool("get_finding_evidence", {"path": awr, "finding_id": "R01"}),
-                await s.call_tool("analyze_report", {"path": awr, "config": missing})]
+                await s.call_tool("analyze_report", {"path": awr, "config": missing}),
+                await s.call_tool("trend_reports", {"paths": ["-"]})]
 
-    gone, not_report, cmp_gone, not_diff, no_finding, bad_config = session(work)
+    gone, not_report, cmp_gone, not_diff, no_finding, bad_config, stdin = session(work)
     assert error_line(gone) == cli("analyze", "--format", "json", missing, code=2).stderr.strip()
     assert error_line(not_report) == cli("analyze", "--format", "json", readme, code=2).stderr.strip()
     assert error_line(cmp_gone) == cli("compare", "--format", "json", awr, missing, code=2).stderr.strip()
     assert error_line(not_diff) == cli("compare", "--format", "json", awr, code=2).stderr.strip()
     assert error_line(no_finding).startswith(f"awrscope: {awr}: no finding R01; it has G05")
     assert error_line(bad_config) == f"awrscope: cannot read config {missing}: no such file"
+    assert error_line(stdin).startswith("awrscope: '-' (stdin) carries the MCP messages")
 
 
 @pytest.fixture

@@ -38,6 +38,11 @@ def _fail(message: str) -> ToolFailure:
     return ToolFailure(f"awrscope: {message}")
 
 
+def _no_stdin(paths: list[str]) -> None:
+    if "-" in paths:
+        raise _fail("'-' (stdin) carries the MCP messages here: give report files by path")
+
+
 def _max_bytes(max_size_mib: int | None) -> int:
     return (max_size_mib if max_size_mib is not None else DEFAULT_MAX_BYTES // (1024 * 1024)) * 1024 * 1024
 
@@ -121,6 +126,7 @@ def _one_analysis(path: str, config: dict, max_bytes: int) -> tuple[dict, list[s
 
 def analyze_report(path: str, config_path: str | None = None, max_size_mib: int | None = None) -> Result:
     """``awrscope analyze --format json PATH``."""
+    _no_stdin([path])
     config = load_config(config_path)
     doc, notes = _one_analysis(path, config, _max_bytes(max_size_mib))
     return _result(doc, _to_json(doc), notes)
@@ -130,6 +136,7 @@ def compare_reports(before: str, after: str | None = None, config_path: str | No
                     streams: list[float] | None = None, run_elapsed: list[float] | None = None,
                     max_size_mib: int | None = None) -> Result:
     """``awrscope compare --format json BEFORE [AFTER]`` (one path: a compare-period report)."""
+    _no_stdin([before, after or ""])
     from ..compare import compare
     from ..loader import load_many
 
@@ -161,6 +168,7 @@ def trend_reports(paths: list[str], config_path: str | None = None, begin: str |
 
     if not paths:
         raise _fail("trend needs at least one path")
+    _no_stdin(list(paths))
     config = load_config(config_path)
     lo, hi = parse_when(begin), parse_when(end, end_of_day=True)
     skipped: list[tuple[str, str]] = []
@@ -327,6 +335,7 @@ def finding_evidence(path: str, finding_id: str, period: int | None = None, conf
                      max_size_mib: int | None = None) -> Result:
     """Each evidence source of a finding (or observation) of ``awrscope analyze PATH``: section, row, field, line
     number and value as in the analysis document, with the text of that line of the report."""
+    _no_stdin([path])
     config = load_config(config_path)
     max_bytes = _max_bytes(max_size_mib)
     doc, _notes = _one_analysis(path, config, max_bytes)
