@@ -339,3 +339,18 @@ def test_ash_activity_dates_roll_over_midnight(corpus):
     act = analyze(parse_path(corpus / "ash_html_19c_lucky29011_dvk.html"))["ash_activity"]
     assert act[0]["begin"] == "2024-10-18 20:13:55" and act[1]["begin"] == "2024-10-19 15:00:00"
     assert act[-1]["end"] <= "2024-10-20 22:08:21" and all(a["begin"] < b["begin"] for a, b in zip(act, act[1:]))
+
+
+def test_ash_activity_chart_in_the_html_report(corpus, tmp_path):
+    """The HTML page of an ASH report draws its Activity Over Time: one column per slot, CPU at the bottom."""
+    import re
+
+    out = tmp_path / "ash.html"
+    res = CliRunner().invoke(main, ["analyze", str(corpus / "ash_txt_11203_antognini_top2_1845_1900.txt"), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    page = out.read_text()
+    chart = page[page.index('data-chart="activity"'):]
+    chart = chart[:chart.index("</svg>")]
+    slots = parse_path(corpus / "ash_txt_11203_antognini_top2_1845_1900.txt").sections["ash_activity_over_time"].rows
+    assert len(set(re.findall(r'data-i="(\d+)"', chart))) == len(slots)
+    assert re.findall(r'data-class="CPU" data-value="([0-9.]+)"', chart)[0] == "1.8"  # 108 samples / 60 s

@@ -56,7 +56,26 @@ def analysis_view(doc: dict, report: Report | None = None) -> dict:
     tables = section_tables(report) if report is not None else []
     return {"title": title, "doc": doc, "report": r, "charts": charts, "svg": _charts_svg(charts),
             "key_metrics": _key_metrics(doc), "tables": tables, "refs": row_refs(tables, _cited(doc)),
-            "has_report": report is not None, "na_groups": _na_groups(doc)}
+            "has_report": report is not None, "na_groups": _na_groups(doc), "activity": ash_activity_chart(doc)}
+
+
+def ash_activity_chart(doc: dict):
+    """An ASH report's Activity Over Time (analysis 'ash_activity'): sampled average active sessions per slot,
+    stacked by wait class on a true time axis, the samples beyond each slot's three printed events apart."""
+    from ...metrics.activity import REST
+
+    slots = doc.get("ash_activity") or []
+    cols = [{"begin": _when(a["begin"]), "end": _when(a["end"]), "parts": a["parts"],
+             "title": f"{a['begin'][:16]} → {a['end'][11:16]}, {a['samples']:,.0f} samples, {a['aas']:.3g} active sessions"
+                      f" (line {a['line']})"} for a in slots]
+    if not cols:
+        return None
+    names = {n for c in cols for n in c["parts"]}
+    order = [n for n in STACK_ORDER if n in names] + sorted(names - set(STACK_ORDER) - {REST}) + \
+        ([REST] if REST in names else [])
+    classes = [(n, "cpu" if n == "CPU" else "rest" if n == REST else _cls(n, n)) for n in order]
+    return svg.aas_by_class(cols, label="Sampled activity by wait class, average active sessions per slot",
+                            kind="activity", classes=classes)
 
 
 def _cited(doc: dict) -> set[tuple[str, int]]:
