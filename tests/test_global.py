@@ -121,3 +121,18 @@ def test_per_instance_breakdown(corpus):
     assert round(i2["pct_of_cluster_db_time"] + i1["pct_of_cluster_db_time"], 6) == 100.0
     assert not i2["busiest"]  # 1.03x the mean: balanced (G13 does not fire either)
     assert "G13" not in {f["id"] for f in doc["observations"]}
+
+
+def test_per_instance_table_in_the_html_report(corpus, tmp_path):
+    from click.testing import CliRunner
+
+    from awrscope.cli import main
+
+    out = tmp_path / "g.html"
+    res = CliRunner().invoke(main, ["analyze", str(corpus / "awr_global_html_19c_2inst_exadata_azurelab_dbw_7day.html"),
+                                    "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    page = out.read_text()
+    table = page[page.index('class="instances"'):]
+    table = table[:table.index("</table>")]
+    assert table.index("DBW2") < table.index("DBW1") and "17,489,834" in table and "0.855" in table
