@@ -10,8 +10,9 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Callable, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
@@ -58,7 +59,7 @@ def _call(tool: str, work: Callable[[], Result]) -> CallToolResult:
         r = work()
     except ToolFailure as e:
         return CallToolResult(content=[TextContent(type="text", text=str(e))], is_error=True)
-    except Exception as e:  # noqa: BLE001 - a bug of awrscope: one line, the traceback only on request
+    except Exception as e:
         if os.environ.get("AWRSCOPE_DEBUG"):
             logging.getLogger("awrscope.mcp").exception("tool %s", tool)
         return CallToolResult(content=[TextContent(type="text", text=f"awrscope: {internal_message(tool, e)}")],
