@@ -125,6 +125,13 @@ def test_upload_analysis_compare_in_chromium(browser_page, corpus_dir):
     # 18:30-18:45 and 19:30-19:45: two points at their times, not joined across the 45-minute gap
     assert page.locator("svg.line circle.dot").count() >= 2 and page.locator("svg.line polyline").count() == 0
     assert page.locator('svg[data-chart="activity"] rect.seg').count() >= 4  # stacked AAS by wait class
+    # a true time axis, as drawn by the browser: the second window's column starts after a gap three times the
+    # first window's width (18:45 -> 19:30 is 45 minutes after a 15-minute window)
+    cpu = page.locator('svg[data-chart="activity"] rect.seg.cpu[data-i]')
+    first, second = cpu.nth(0).bounding_box(), cpu.nth(1).bounding_box()
+    gap = second["x"] - (first["x"] + first["width"])
+    assert 2.5 * first["width"] < gap < 3.5 * first["width"], (first, second)
+    assert abs(second["width"] - first["width"]) < 2  # two 15-minute windows: equal widths
     page.screenshot(path=str(ARTIFACTS / "web_06_trend.png"))
 
     page.goto(srv.base + "/rules")
