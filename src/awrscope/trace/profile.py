@@ -23,7 +23,7 @@ def profile_lines(st: TraceStats) -> tuple[list[dict], float]:
     unaccounted-for time; worst first. Returns the lines and R (seconds)."""
     wall = st.wall_us
     waits = sum(e.total_us for e in st.events.values())
-    cpu = sum(c.c_us for c in st.calls.values())
+    cpu = sum(c.c_us for c in st.calls.values()) + sum(c.c_us for c in st.orphan_calls.values())
     explained = waits + cpu
     if not wall:  # no tim at all: the profile is what the lines explain
         wall = explained
@@ -37,11 +37,17 @@ def profile_lines(st: TraceStats) -> tuple[list[dict], float]:
         lines.append({"component": f"{kind} calls [CPU]", "kind": "cpu", "seconds": _r(c.c_us / 1e6), "calls": c.count,
                       "avg_s": _r(c.c_us / c.count / 1e6) if c.count else None, "min_s": None, "max_s": None,
                       "between_calls_s": None, "line": c.max_line, "max_line": c.max_line})
+    orphan_c = sum(c.c_us for c in st.orphan_calls.values())
+    if st.orphan_calls:
+        n = sum(c.count for c in st.orphan_calls.values())
+        lines.append({"component": "recursive calls without a dep=0 parent [CPU]", "kind": "cpu",
+                      "seconds": _r(orphan_c / 1e6), "calls": n, "avg_s": _r(orphan_c / n / 1e6), "min_s": None,
+                      "max_s": None, "between_calls_s": None, "line": None, "max_line": None})
     unacc = wall - explained
     lines.append({"component": UNACCOUNTED, "kind": "unaccounted", "seconds": _r(unacc / 1e6), "calls": None,
                   "avg_s": None, "min_s": None, "max_s": None, "between_calls_s": None, "line": None, "max_line": None})
     for ln in lines:
-        ln["pct"] = _pct(ln["seconds"] * 1e6, wall)
+        ln["pct"] = _pct(ln["seconds"] * 1e6, wall) if ln["seconds"] is not None else None
     lines.sort(key=lambda x: -(x["seconds"] or 0))
     return lines, wall / 1e6
 

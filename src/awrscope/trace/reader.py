@@ -49,6 +49,7 @@ class TraceStats:
     events: dict[str, EventStats] = field(default_factory=dict)
     calls: dict[str, CallStats] = field(default_factory=dict)           # dep=0 calls by kind
     recursive_calls: dict[str, CallStats] = field(default_factory=dict)  # dep>0 calls by kind
+    orphan_calls: dict[str, CallStats] = field(default_factory=dict)  # dep>0 calls outside any dep=0 call
     statements: dict[str, Statement] = field(default_factory=dict)
     commits: int = 0            # XCTEND rlbk=0, rd_only=0: a commit that wrote redo
     rollbacks: int = 0          # XCTEND rlbk=1
@@ -134,6 +135,7 @@ class _Reader:
             self.st.time_unit_basis = "microseconds (--time-unit us)"
         self.cursors: dict[str, str] = {}  # cursor number -> statement key
         self.pending: list[tuple[float, float, str, str, int]] = []  # (tim, µs, event, stmt key, line)
+        self.pending_calls: list[tuple] = []  # dep>0 calls awaiting their dep=0 parent: (tim, c, e, dep, kind, f, n)
         self.in_text: Statement | None = None
         self.text_parts: list[str] = []
         self.text_len = 0
@@ -249,12 +251,39 @@ class _Reader:
             if cs is None:
                 cs = rc[kind] = CallStats(kind)
             cs.add(c, e, f, n)
+            if tim is not None:
+                self.pending_calls.append((tim * k, c, e, dep, kind, f, n))
+                if len(self.pending_calls) > MAX_PENDING:
+                    self._orphans(float("inf"))
         if tim is not None:
             self._mark(tim * k, e, n)
+
+    def _orphans(self, call_start: float | None) -> None:
+        """Recursive calls that ended before the dep=0 call beginning at ``call_start`` (or before the end of
+        the trace) have no dep=0 parent in the trace: their CPU is counted on its own, once per tree (the
+        deepest calls inside a shallower orphan are already in its c)."""
+        if call_start is None:
+            self.pending_calls.clear()
+            return
+        accepted: list[tuple[float, float, int]] = []
+        oc = self.st.orphan_calls
+        for tim, c, e, dep, kind, f, n in reversed(self.pending_calls):
+            if tim >= call_start:
+                continue
+            if any(d < dep and s0 <= tim <= t1 for s0, t1, d in accepted[-8:]):
+                continue
+            accepted.append((tim - e, tim, dep))
+            cs = oc.get(kind)
+            if cs is None:
+                cs = oc[kind] = CallStats(kind)
+            cs.add(c, e, f, n)
+        self.pending_calls.clear()
 
     def _settle(self, call_start: float | None, n: int) -> None:
         """A dep=0 call began at ``call_start``: the pending waits that ended after it are inside it."""
         st = self.st
+        if self.pending_calls:
+            self._orphans(call_start)
         for tim, us, event, key, line in self.pending:
             if call_start == float("inf"):
                 inside = False
@@ -430,8 +459,12 @@ class _Reader:
             st.issue(self.text_line, "warning", "the trace ends inside a statement's text (no END OF STMT): "
                                                 "the file was cut")
             self._end_text()
-        if self.pending:
+        if self.pending or self.pending_calls:
             self._settle(float("inf"), n)  # waits after the last call: between calls (the trace ended)
+        if st.orphan_calls:
+            k = sum(c.count for c in st.orphan_calls.values())
+            st.issue(0, "info", f"{k} recursive calls have no dep=0 parent in the trace (it began or ended inside "
+                                "a call): their CPU is counted as its own line")
         if not last_line_complete and st.lines:
             st.truncated = True
             st.issue(n, "warning", "the last line has no end of line: the trace was cut while being written or copied")

@@ -144,7 +144,7 @@ def t04(st: TraceStats, r_s: float, th: dict) -> dict | None:
     time between the trace's lines (a paused or throttled process), or a trace lacking waits (level 1)."""
     if not r_s:
         return None
-    cpu = sum(c.c_us for c in st.calls.values())
+    cpu = sum(c.c_us for c in st.calls.values()) + sum(c.c_us for c in st.orphan_calls.values())
     waits = sum(e.total_us for e in st.events.values())
     u = st.wall_us / 1e6 - (cpu + waits) / 1e6
     if 100 * u / r_s < th["min_pct"]:
