@@ -288,7 +288,7 @@ class _Reader:
             if call_start == float("inf"):
                 inside = False
             elif tim is not None and call_start is not None:
-                inside = tim >= call_start
+                inside = tim - us / 2 > call_start  # the middle of the wait lies inside the call
             else:  # no tim (9i WAIT lines, calls without tim): only SQL*Net message from ... is between calls
                 inside = not event.startswith("SQL*Net message from")
             s = st.statements.get(key)
