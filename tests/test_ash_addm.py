@@ -21,7 +21,7 @@ from awrscope.parsers.ash import DB_TIME_NOTE
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "src/awrscope/schema/parse.schema.json").read_text())
 FILES = sorted(p.name for p in CORPUS.glob("*") if p.name.startswith(("ash_", "addm_"))) if CORPUS.is_dir() else []
 ASH_SECTIONS = ("top_events", "ash_top_bg_events", "ash_top_sql", "ash_top_sessions", "ash_top_modules",
-                "ash_activity_over_time")
+                "ash_activity_over_time", "ash_activity_events")
 
 
 def rows(report, key):

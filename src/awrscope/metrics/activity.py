@@ -25,8 +25,9 @@ def ash_activity(report: Report) -> list[dict] | None:
     total = sum(r.values["slot_count"] for r in rows)
     if not rows or not total:
         return None
+    events = sorted((r for r in (report.sections.get("ash_activity_events") or ()) if r.name), key=lambda r: r.line)
     out, day, last = [], begin.date(), None
-    for r in rows:
+    for k, r in enumerate(rows):
         try:
             clock = datetime.strptime(r.name, "%H:%M:%S").time()
         except ValueError:
@@ -39,19 +40,20 @@ def ash_activity(report: Report) -> list[dict] | None:
         aas = r.values["slot_count"] / total * report.db_time_s / duration
         per_sample = aas / r.values["slot_count"]
         parts: dict[str, float] = {}
-        events = []
+        listed = []
         counted = 0.0
-        for name_key, count_key in (("event", "event_count"), ("event_2", "event_count_2"), ("event_3", "event_count_3")):
-            name, count = r.text.get(name_key), r.values.get(count_key)
-            if not name or count is None:
+        upto = rows[k + 1].line if k + 1 < len(rows) else float("inf")
+        for e in (e for e in events if r.line <= e.line < upto):  # the slot's events: on its lines, before the next
+            count = e.values.get("event_count")
+            if count is None:
                 continue
-            cls = "CPU" if name.lower().startswith("cpu + wait for cpu") else wait_class(name)
+            cls = "CPU" if e.name.lower().startswith("cpu + wait for cpu") else wait_class(e.name)
             parts[cls] = parts.get(cls, 0.0) + count * per_sample
             counted += count
-            events.append({"event": name, "samples": count})
+            listed.append({"event": e.name, "samples": count})
         if r.values["slot_count"] > counted:
             parts[REST] = (r.values["slot_count"] - counted) * per_sample
         out.append({"begin": start.isoformat(sep=" "), "end": (start + timedelta(seconds=duration)).isoformat(sep=" "),
                     "samples": r.values["slot_count"], "aas": round(aas, 4),
-                    "parts": {k: round(v, 4) for k, v in parts.items()}, "events": events, "line": r.line})
+                    "parts": {k2: round(v, 4) for k2, v in parts.items()}, "events": listed, "line": r.line})
     return out

@@ -60,6 +60,8 @@ def parse_ash(det: Detected, text: str) -> Report:
         sec = _map(table, spec, ctx)
         if sec is not None:
             report.sections[spec.key] = sec
+    for key, sec in ctx.derived.items():
+        report.sections.setdefault(key, sec)
     _check(report, text, printed)
     return report
 

@@ -41,6 +41,7 @@ class Context:
     samples: float | None
     issues: list[ParseIssue]
     sql_texts: dict[str, str] = field(default_factory=dict)
+    derived: dict[str, Section] = field(default_factory=dict)  # further sections a mapper read from its table
 
 
 Mapper = Callable[[Table, str, Context], "Section | None"]
@@ -178,8 +179,11 @@ def map_activity(table: Table, key: str, ctx: Context) -> Section | None:
     """Activity Over Time: one row per time slot, named by its start time as printed, with
     its sample count, its top event (and the events after it) and the top event's count and
     share of all samples. The slot's share of all samples (Slot Count over the header's Sample
-    Count) is not stored: the parser keeps printed figures only, a reader divides the two counts."""
-    rows = []
+    Count) is not stored: the parser keeps printed figures only, a reader divides the two counts.
+    Each slot's events (up to three, one per line) also go to ``ash_activity_events``, named by event,
+    with their count and the slot's start time."""
+    rows: list[Row] = []
+    event_rows: list[Row] = []
     for r in table.records:
         slot = " ".join(r.get(r"^slottime").split())
         slot_count = _num(r.get(r"^slotcount$"))
@@ -195,15 +199,20 @@ def map_activity(table: Table, key: str, ctx: Context) -> Section | None:
         if events:
             text["event"] = events[0]
             text["events"] = "; ".join(events)
-        for k, (_, c) in enumerate(r.more[:2], 2):  # the slot's second and third events, with their counts
-            if cell(c, EVENT):
-                text[f"event_{k}"] = cell(c, EVENT)
-                values[f"event_count_{k}"] = _num(cell(c, r"^eventcount$"))
         rows.append(Row(slot.split()[0], r.line, values, text))
+        # every event of the slot on its own line, in a section of its own: each figure keeps the line it is on
+        for line, cells in [(r.line, None), *r.more]:
+            name = r.get(EVENT) if cells is None else cell(cells, EVENT)
+            count = r.get(r"^eventcount$") if cells is None else cell(cells, r"^eventcount$")
+            if name:
+                event_rows.append(Row(name, line, {"event_count": _num(count)}, {"slot": slot.split()[0]}))
     units = {"slot_count": "count", "event_count": "count", "pct_event": "%", "duration_s": "s", "slot": "text",
-             "event": "text", "events": "text", "event_2": "text", "event_3": "text", "event_count_2": "count",
-             "event_count_3": "count"}
-    return _section(key, table, units, rows)
+             "event": "text", "events": "text"}
+    sec = _section(key, table, units, rows)
+    if event_rows:
+        ctx.derived["ash_activity_events"] = _section("ash_activity_events", table,
+                                                      {"event_count": "count", "slot": "text"}, event_rows)
+    return sec
 
 
 def _section(key: str, table: Table, units: dict[str, str], rows: list[Row]) -> Section | None:
