@@ -26,8 +26,10 @@ def _head(doc: dict) -> list[str]:
     who = [f"{k} {', '.join(ses[k])}" for k in ("session_ids", "services", "modules", "actions") if ses.get(k)]
     if who:
         out.append("  " + "; ".join(who))
-    if ses.get("first_timestamp"):
-        out.append(f"  from {ses['first_timestamp']} to {ses['last_timestamp']}")
+    if ses.get("first_timestamp"):  # the '*** ' lines Oracle prints: not every call has one
+        same = ses["first_timestamp"] == ses["last_timestamp"]
+        out.append(f"  '***' timestamp {ses['first_timestamp']}" if same else
+                   f"  '***' timestamps {ses['first_timestamp']} .. {ses['last_timestamp']}")
     out.append(f"  response time R = {iv['response_time_s']:.4f}s (tim lines {iv['first_tim_line']}-"
                f"{iv['last_tim_line']}); time unit: {doc['time_unit']}")
     tx = doc["transactions"]
