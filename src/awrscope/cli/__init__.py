@@ -57,6 +57,9 @@ def _register_optional_commands() -> None:
     from ..mcp.commands import mcp_cmd  # the MCP SDK loads only when `awrscope mcp` runs
 
     main.add_command(mcp_cmd)
+    from ..redact.commands import redact_cmd  # imports only click: the redactor loads when `awrscope redact` runs
+
+    main.add_command(redact_cmd)
     try:
         from ..web.commands import serve_cmd
     except ImportError:  # the web extra is optional

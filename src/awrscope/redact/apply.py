@@ -1,0 +1,196 @@
+"""Replacing identifiers in the raw text of a report, text or HTML, keeping its layout.
+
+Outside SQL text, a word (a run of letters, digits, '_', '$', '#') is replaced only when it is one of the
+report's identifier words; IP addresses and DBIDs are replaced as whole strings. Inside SQL text (the SQL
+lines of the text report's SQL sections, the 'SQL Text' column of an HTML table) every word that is not a
+keyword, an Oracle name or shorter than 3 characters is replaced, and so are literals ('...' strings and
+numbers). In HTML, text nodes and the href/name/id/title values are read unescaped and written escaped."""
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+from .vocab import SQL_KEYWORDS, oracle_name
+
+WORD = re.compile(r"[A-Za-z0-9_$#]+")
+_SQL_TOKEN = re.compile(r"(?P<lit>'(?:[^']|'')*('|$))|(?P<bind>:[A-Za-z0-9_]+)|(?P<qid>\"[^\"\n]*\")"
+                        r"|(?P<num>(?<![\w$#.])\d+(?:\.\d+)?(?![\w$#]))|(?P<word>[A-Za-z_$#][A-Za-z0-9_$#]*)")
+_TEXT_SQL_TITLE = re.compile(r"^(SQL ordered by|Complete List of SQL Text|Top SQL with Top|Top SQL using literals|"
+                             r"SQL Statistics|Top SQL Statements\s+DB/Inst)")
+_HEADER_DASHES = re.compile(r"^-{3,}[ -]*$")
+_END_DASHES = re.compile(r"^\s{4,}-{20,}\s*$")
+_FIGURE = re.compile(r"(?<![\w.])(\d{1,3}(,\d{3})+|\d+\.\d+)(?![\w])")
+_DATA_TOKEN = re.compile(r"^([\d.,%-]+|N/A|[0-9a-z]{13})$")
+_SYSTEM_BIND = re.compile(r"^:(\d+|B\d+|SYS_B_\d+)$")  # positional, PL/SQL and cursor-sharing binds
+_NOT_SQL_PREFIX = ("Module:", "Action:", "PDB:", "Container:", "->", "**")
+
+
+class Engine:
+    def __init__(self, words: dict[str, str], phrases: dict[str, str], sql_word: Callable[[str], str] | None,
+                 sql_literal: Callable[[str], str]):
+        self.words = words
+        self.phrases = phrases
+        self.sql_word = sql_word  # None: SQL text is kept (--keep sql-text)
+        self.sql_literal = sql_literal
+        self.sql_words: dict[str, str] = {}
+        self.literals: dict[str, str] = {}
+        alts = sorted(phrases, key=len, reverse=True)
+        self._phrase_rx = re.compile("|".join(rf"(?<![\w.:]){re.escape(p)}(?![\w:]|\.\d)" if not p.isdigit()
+                                              else rf"(?<!\d){re.escape(p)}(?!\d)" for p in alts)) if alts else None
+
+    # ---- plain text -------------------------------------------------------------------------------------
+    def plain(self, s: str) -> str:
+        if self._phrase_rx is not None:
+            s = self._phrase_rx.sub(lambda m: self.phrases[m.group(0)], s)
+        return WORD.sub(lambda m: self.words.get(m.group(0), m.group(0)), s)
+
+    def sql(self, s: str, in_literal: bool = False) -> tuple[str, bool]:
+        """One piece of SQL text; ``in_literal``: it starts inside a '...' string opened on the line before."""
+        if self.sql_word is None:
+            return self.plain(s), False
+        out = []
+        pos = 0
+        if in_literal:
+            end = s.find("'")
+            body = s if end < 0 else s[:end]
+            out.append(self._lit(body))
+            if end < 0:
+                return "".join(out), True
+            pos = end
+            out.append("'")
+            pos += 1
+        still_open = False
+        for m in _SQL_TOKEN.finditer(s, pos):
+            out.append(self.plain(s[pos:m.start()]))
+            pos = m.end()
+            g = m.lastgroup
+            tok = m.group(0)
+            if g == "lit":
+                closed = len(tok) > 1 and tok.endswith("'")
+                inner = tok[1:-1] if closed else tok[1:]
+                out.append("'" + self._lit(inner) + ("'" if closed else ""))
+                still_open = not closed
+            elif g == "num":
+                out.append(self._lit(tok))
+            elif g == "word":
+                out.append(self._word(tok))
+            elif g == "bind":
+                out.append(tok if _SYSTEM_BIND.match(tok) else ":" + self._word(tok[1:]))
+            elif g == "qid":
+                out.append('"' + WORD.sub(lambda w: self._word(w.group(0)), tok[1:-1]) + '"')
+            else:
+                out.append(tok)
+        out.append(self.plain(s[pos:]))
+        return "".join(out), still_open
+
+    def _word(self, w: str) -> str:
+        if w in self.words:
+            return self.words[w]
+        if len(w) < 3 or _SYSTEM_BIND.match(":" + w) or w.upper() in SQL_KEYWORDS or oracle_name(w) or w.isdigit():
+            return w
+        p = self.sql_word(w)
+        if p != w:
+            self.sql_words[w] = p
+        return p
+
+    def _lit(self, s: str) -> str:
+        if not s.strip() or not re.search(r"[A-Za-z0-9]", s):
+            return s
+        p = self.sql_literal(s)
+        self.literals[s] = p
+        return p
+
+    # ---- text reports -----------------------------------------------------------------------------------
+    def text(self, text: str) -> str:
+        out = []
+        region = False  # inside a SQL section
+        body = False  # past its column headings
+        in_lit = False
+        for line in text.splitlines(keepends=True):
+            content = line.rstrip("\r\n")
+            eol = line[len(content):]
+            if _TEXT_SQL_TITLE.match(content):
+                region, body, in_lit = True, False, False
+                out.append(self.plain(content) + eol)
+                continue
+            if region and _END_DASHES.match(content):
+                region = body = in_lit = False
+            elif region and _HEADER_DASHES.match(content):
+                body, in_lit = True, False
+            elif region and body and self._is_sql_line(content):
+                red, in_lit = self.sql(content, in_lit)
+                out.append(red + eol)
+                continue
+            else:
+                in_lit = False
+            out.append(self.plain(content) + eol)
+        return "".join(out)
+
+    @staticmethod
+    def _is_sql_line(s: str) -> bool:
+        st = s.strip()
+        if not st or st.startswith(_NOT_SQL_PREFIX) or _FIGURE.search(s):
+            return False
+        toks = st.split()
+        return not all(_DATA_TOKEN.match(t) for t in toks)
+
+    # ---- HTML reports -----------------------------------------------------------------------------------
+    _TAG = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|<[^>]*>", re.S | re.I)
+    _ATTR = re.compile(r"""(\s(?:href|name|id|title|alt)\s*=\s*)(["'])(.*?)\2""", re.S | re.I)
+
+    def html(self, text: str) -> str:
+        out = []
+        pos = 0
+        headers: list[str] = []
+        th: list[str] | None = None
+        col = -1
+        in_td = False
+        for m in self._TAG.finditer(text):
+            chunk = text[pos:m.start()]
+            if chunk:
+                if th is not None:
+                    th.append(html.unescape(chunk))
+                    out.append(self._html_text(chunk, False))
+                else:
+                    is_sql = in_td and 0 <= col < len(headers) and headers[col] == "SQL Text"
+                    out.append(self._html_text(chunk, is_sql))
+            tag = m.group(0)
+            low = tag[:6].lower()
+            if low.startswith("<table"):
+                headers, col = [], -1
+            elif low.startswith("<th") and not low.startswith("<thead"):
+                th = []
+            elif low.startswith("</th"):
+                headers.append(" ".join("".join(th or []).split()))
+                th = None
+            elif low.startswith("<tr"):
+                col, in_td = -1, False
+            elif low.startswith("<td"):
+                col, in_td = col + 1, True
+            elif low.startswith("</td"):
+                in_td = False
+            out.append(self._tag(tag))
+            pos = m.end()
+        out.append(self._html_text(text[pos:], False))
+        return "".join(out)
+
+    def _html_text(self, raw: str, is_sql: bool) -> str:
+        plain = html.unescape(raw)
+        red = self.sql(plain)[0] if is_sql else self.plain(plain)
+        return raw if red == plain else _escape(red)
+
+    def _tag(self, tag: str) -> str:
+        if tag.startswith(("<!--", "<script", "<style", "<SCRIPT", "<STYLE")):
+            return self.plain(tag)  # identifiers only: the words of a script or comment are not parsed
+
+        def attr(m: re.Match) -> str:
+            plain = html.unescape(m.group(3))
+            red = self.plain(plain)
+            return m.group(0) if red == plain else m.group(1) + m.group(2) + _escape(red, True) + m.group(2)
+        return self._ATTR.sub(attr, tag)
+
+
+def _escape(s: str, quote: bool = False) -> str:
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\xa0", "&nbsp;")
+    return s.replace('"', "&quot;").replace("'", "&#39;") if quote else s
