@@ -110,3 +110,100 @@ def test_whole_corpus_same_analysis_no_leaks_same_layout(corpus_results):
                 bad.setdefault(name, []).append(f"{what}: {detail}")
     assert not bad, "\n".join(f"{k}: {v}" for k, v in sorted(bad.items()))
     assert len(corpus_results) >= 132 or os.environ.get("AWRSCOPE_CORPUS")
+
+
+SP = "statspack_txt_11203_antognini_top2_1830_1845.txt"
+SP2 = "statspack_txt_11203_antognini_top2_1930_1945.txt"
+
+
+def _src(corpus: Path, name: str):
+    p = corpus / name
+    if not p.exists():
+        pytest.fail(f"{name} not in the corpus")
+    return read_sources(str(p), 10**9)[0]
+
+
+def test_same_key_same_pseudonym_across_reports_other_key_other(corpus):
+    """Acceptance 3: one host, two reports, two runs with the same key: one pseudonym; another key: another."""
+    a, b = _src(corpus, SP), _src(corpus, SP2)
+    host = parse_source(a).header.host
+    assert host and host == parse_source(b).header.host
+    ra, rb = Redactor(KEY).redact_source(a), Redactor(KEY).redact_source(b)
+    assert ra.replaced["host"][host] == rb.replaced["host"][host] != host
+    assert len(ra.replaced["host"][host]) == len(host)
+    other = Redactor(bytes(32)).redact_source(a)
+    assert other.replaced["host"][host] != ra.replaced["host"][host]
+    assert host not in ra.text and ra.replaced["host"][host] in ra.text
+
+
+def test_keep_options_leave_what_is_shared(corpus):
+    src = _src(corpus, SP)
+    rep = parse_source(src)
+    red = Redactor(KEY, keep=["hosts", "sql-text"]).redact_source(src)
+    assert rep.header.host in red.text and "host" not in red.replaced
+    assert "customer_id" in red.text  # SQL text kept
+    assert rep.header.db_name not in red.text  # the rest still redacted
+
+
+def test_pseudonyms_keep_classes_and_markers():
+    from awrscope.redact.pseudonym import Pseudonyms
+    p = Pseudonyms(KEY)
+    for w in ("PROD_DB01", "app_TEMP_ts", "host-7.example", "UNDO_BIG"):
+        q = p.get(w)
+        assert len(q) == len(w) and q != w
+        assert all((x.isupper() == y.isupper()) and (x.isdigit() == y.isdigit()) for x, y in zip(w, q))
+        assert [c for c in w if not c.isalnum()] == [c for c in q if not c.isalnum()]
+        assert ("TEMP" in w) == ("TEMP" in q) and ("UNDO" in w) == ("UNDO" in q)
+
+
+def test_html_escaped_identifiers_are_replaced():
+    from awrscope.redact.apply import Engine
+    eng = Engine({"ACME": "QXZT"}, {}, lambda w: w, lambda s: s)
+    out = eng.html("<table><tr><th>SQL Text</th></tr><tr><td>x &amp; ACME&#39;s</td></tr></table>"
+                   '<a href="#ACME" class="awr">ACME</a>')
+    assert "ACME" not in out and "QXZT&#39;s" not in out and "QXZT's" in out and 'href="#QXZT"' in out
+
+
+def test_cli_writes_reports_and_the_map_only_when_asked(corpus, tmp_path):
+    key = tmp_path / "k.key"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    cmd = [sys.executable, "-m", "awrscope", "redact", str(corpus / SP), "-o", str(tmp_path / "out"),
+           "--key-file", str(key)]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "host" in r.stdout and key.exists()
+    assert not (tmp_path / "out" / "redaction-map.json").exists()
+    r = subprocess.run(cmd + ["--map"], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    import json
+    m = json.loads((tmp_path / "out" / "redaction-map.json").read_text())
+    host = parse_source(_src(corpus, SP)).header.host
+    assert host in m["host"]
+    red = (tmp_path / "out" / SP).read_text()
+    assert host not in red and "redaction-map" not in red
+
+
+def test_web_route_gives_a_redacted_report(corpus, tmp_path):
+    """Acceptance 5: GET /api/reports/{rid}/redacted on a running server."""
+    pytest.importorskip("fastapi")
+    import httpx
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _server import Server
+
+    srv = Server(str(tmp_path / "store.sqlite3"), "--parse-timeout", "60")
+    try:
+        data = (corpus / SP).read_bytes()
+        r = httpx.post(srv.base + "/api/reports", files=[("files", (SP, data))], timeout=120).json()
+        rid = r["results"][0]["id"]
+        got = httpx.get(f"{srv.base}/api/reports/{rid}/redacted", timeout=120)
+        assert got.status_code == 200
+        assert "attachment" in got.headers["content-disposition"] and f"redacted-{rid}" in got.headers[
+            "content-disposition"]
+        orig = parse_source(_src(corpus, SP))
+        assert orig.header.host not in got.text and orig.header.db_name not in got.text
+        assert _comparable(analyze(parse_source(_src_of(SP, got.content)))) == _comparable(analyze(orig))
+        assert [len(x) for x in got.text.splitlines()] == [len(x) for x in data.decode().splitlines()]
+        assert httpx.get(f"{srv.base}/api/reports/999999/redacted", timeout=30).status_code == 404
+        assert f"/api/reports/{rid}/redacted" in httpx.get(f"{srv.base}/reports/{rid}", timeout=120).text
+    finally:
+        srv.stop()

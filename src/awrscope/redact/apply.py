@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from .vocab import SQL_KEYWORDS, oracle_name
 
-WORD = re.compile(r"[A-Za-z0-9_$#]+")
+WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_$#]*")  # an Oracle name never starts with $ or #
 _SQL_TOKEN = re.compile(r"(?P<lit>'(?:[^']|'')*('|$))|(?P<bind>:[A-Za-z0-9_]+)|(?P<qid>\"[^\"\n]*\")"
                         r"|(?P<num>(?<![\w$#.])\d+(?:\.\d+)?(?![\w$#]))|(?P<word>[A-Za-z_$#][A-Za-z0-9_$#]*)")
 _TEXT_SQL_TITLE = re.compile(r"^(SQL ordered by|Complete List of SQL Text|Top SQL with Top|Top SQL using literals|"
@@ -87,7 +87,8 @@ class Engine:
     def _word(self, w: str) -> str:
         if w in self.words:
             return self.words[w]
-        if len(w) < 3 or _SYSTEM_BIND.match(":" + w) or w.upper() in SQL_KEYWORDS or oracle_name(w) or w.isdigit():
+        if (len(w) < 3 or _SYSTEM_BIND.match(":" + w) or w.upper() in SQL_KEYWORDS or oracle_name(w)
+                or not any(c.isalpha() for c in w)):
             return w
         p = self.sql_word(w)
         if p != w:
@@ -136,8 +137,8 @@ class Engine:
         return not all(_DATA_TOKEN.match(t) for t in toks)
 
     # ---- HTML reports -----------------------------------------------------------------------------------
-    _TAG = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|<[^>]*>", re.S | re.I)
-    _ATTR = re.compile(r"""(\s(?:href|name|id|title|alt)\s*=\s*)(["'])(.*?)\2""", re.S | re.I)
+    _TAG = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|<[^>]*>", re.DOTALL | re.IGNORECASE)
+    _ATTR = re.compile(r"""(\s(?:href|name|id|title|alt)\s*=\s*)(["'])(.*?)\2""", re.DOTALL | re.IGNORECASE)
 
     def html(self, text: str) -> str:
         out = []

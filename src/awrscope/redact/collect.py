@@ -14,7 +14,7 @@ from .vocab import COMMON_WORDS, ORACLE_MODULES, SQL_KEYWORDS, oracle_name
 KINDS = ("host", "database", "dbid", "service", "module", "user", "segment", "tablespace", "file", "ip",
          "sql_id", "parameter")
 
-WORD = re.compile(r"[A-Za-z0-9_$#]+")
+WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_$#]*")  # an Oracle name never starts with $ or #
 IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
 IPV6 = re.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*[A-Fa-f])(?:[0-9A-Fa-f]{1,4}:){3,7}[0-9A-Fa-f]{1,4}(?![\w:])"
                   r"|(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{1,4})*::(?:[0-9A-Fa-f]{1,4}:)*[0-9A-Fa-f]{1,4}(?![\w:])")
@@ -22,15 +22,15 @@ UNIX_PATH = re.compile(r"(?<![\w.$#/\\])/(?:[\w.$#+-]+/)+[\w.$#+-]*")
 WIN_PATH = re.compile(r"(?<![\w])[A-Za-z]:\\[\w.$#\\ -]*[\w$#]")
 ASM_PATH = re.compile(r"(?<![\w+/])\+[A-Z][A-Z0-9_]*/[\w./+-]+")
 USER_AT_HOST = re.compile(r"([A-Za-z][\w.$#-]*)@([A-Za-z][\w-]*(?:\.[\w-]+)*)")
-TNS = re.compile(r"\(\s*(HOST|SERVICE_NAME|SID|SERVER_NAME|INSTANCE_NAME)\s*=\s*([^)\s]+)\s*\)", re.I)
+TNS = re.compile(r"\(\s*(HOST|SERVICE_NAME|SID|SERVER_NAME|INSTANCE_NAME)\s*=\s*([^)\s]+)\s*\)", re.IGNORECASE)
 DOMAIN = re.compile(r"(?<![\w.$#@])[A-Za-z][\w-]*(?:\.[A-Za-z0-9][\w-]*)+\.[A-Za-z]{2,10}(?![\w.])")
-_VERSIONISH = re.compile(r"(release|version|rel\b|ver\b|oracle|database\s+\d)", re.I)
+_VERSIONISH = re.compile(r"(release|version|rel\b|ver\b|oracle|database\s+\d)", re.IGNORECASE)
 
 _PARAM_IDS = re.compile(r"^(db_name|db_unique_name|instance_name|service_names|db_domain|.*_dest(_\d+)?|control_files|"
                         r"spfile|local_listener|remote_listener|dispatchers|log_archive_config|fal_server|fal_client|"
                         r"dg_broker_config_file\d|utl_file_dir|.*file_name_convert|instance_groups|"
                         r"parallel_instance_group|cluster_interconnects|db_create_online_log_dest_\d|"
-                        r"core_dump_dest|audit_file_dest|diagnostic_dest|ifile|pdb_file_name_convert)$", re.I)
+                        r"core_dump_dest|audit_file_dest|diagnostic_dest|ifile|pdb_file_name_convert)$", re.IGNORECASE)
 _IDENT_SECTION = re.compile(r"^(segments_by_|tablespace_io|file_io|sql_|ash_top_sql|ash_top_sessions|ash_top_modules|"
                             r"init_parameters|addm_findings)")
 _TEXT_KIND = {"tablespace_name": "tablespace", "tablespace": "tablespace", "object_name": "segment",
@@ -64,8 +64,10 @@ def vocabulary(report: Report, text: str) -> set[str]:
         if i and re.match(r"^\s*-{3,}[ -]*$", line) and not re.match(r"^\s{4,}-{30,}\s*$", line):
             for j in range(max(0, i - 3), i):
                 words.update(WORD.findall(_TITLE_TAIL.split(lines[j], 1)[0]))
-    for m in re.finditer(r"<th\b[^>]*>(.*?)</th>|\ssummary=\"([^\"]*)\"", text, re.S | re.I):
+    for m in re.finditer(r"<th\b[^>]*>(.*?)</th>|\ssummary=\"([^\"]*)\"", text, re.DOTALL | re.IGNORECASE):
         words.update(WORD.findall(m.group(1) or m.group(2) or ""))
+    for m in re.finditer(r"</?([A-Za-z][A-Za-z0-9]*)|\s([A-Za-z-]+)\s*=", text):  # HTML markup
+        words.add(m.group(1) or m.group(2))
     return words
 
 

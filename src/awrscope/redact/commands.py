@@ -17,8 +17,7 @@ _KEEP = ("hosts", "databases", "dbid", "services", "modules", "users", "segment-
 
 def _out_name(name: str, fmt: str, used: set[str]) -> str:
     base = re.split(r"[/\\:]", name)[-1] or "report"
-    if base.endswith(".gz"):
-        base = base[:-3]
+    base = base.removesuffix(".gz")
     if "." not in base:
         base += ".html" if fmt == "html" else ".txt"
     stem, ext = os.path.splitext(base)
@@ -47,7 +46,8 @@ def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str, keep: tupl
     literals replaced by same-length pseudonyms, keeping every number and Oracle name (docs/redact.md)."""
     from ..errors import AwrscopeError
     from ..parsers.source import expand_inputs, iter_sources
-    from . import Redactor, load_key
+    from .core import Redactor
+    from .pseudonym import load_key
 
     try:
         key = load_key(key_file)

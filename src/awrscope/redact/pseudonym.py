@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .vocab import SQL_KEYWORDS
 
-_MARKERS = re.compile(r"TEMP|UNDO", re.I)
+_MARKERS = re.compile(r"TEMP|UNDO", re.IGNORECASE)
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LOWER = _UPPER.lower()
 _DIGITS = "0123456789"
