@@ -364,6 +364,28 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         return Response(raw[2], media_type="application/octet-stream",
                         headers={"Content-Disposition": content_disposition(raw[0])})
 
+    redact_key = secrets.token_bytes(32)  # per server: pseudonyms stable while it runs, never written anywhere
+
+    @app.get("/api/reports/{rid}/redacted", tags=["reports"],
+             summary="The report in its own format with its identifiers replaced by pseudonyms (docs/redact.md)")
+    async def api_redacted(rid: ReportId):
+        def run():
+            from ..parsers.source import sources_of_bytes
+            from ..redact.core import Redactor
+
+            with store() as s:
+                raw = s.raw(rid)
+            if raw is None:
+                return None
+            red = Redactor(redact_key).redact_source(next(iter(sources_of_bytes(raw[0], raw[2]))))
+            return red.format, red.text.encode(red.encoding, errors="replace")
+        got = await run_in_threadpool(run)
+        if got is None:
+            raise HTTPException(404, f"No report #{rid} in the store.")
+        name = f"redacted-{rid}.{'html' if got[0] == 'html' else 'txt'}"  # the stored name may itself say too much
+        return Response(got[1], media_type="application/octet-stream",
+                        headers={"Content-Disposition": content_disposition(name)})
+
     @app.get("/reports/{rid}", response_class=HTMLResponse, include_in_schema=False)
     async def report_page(request: Request, rid: ReportId):
         rec = await run_in_threadpool(_get, rid)
