@@ -216,3 +216,15 @@ def test_scanner_reads_tables_as_the_standard_tokenizer_does(doc, columns_first)
             assert table.rows == rows
             assert table.columns == _columns(header_rows)
     assert not [i for i in issues if i.level != "info"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.floats(allow_nan=False), st.integers()))
+def test_fast_cell_escape_equals_markupsafe(value):
+    """Section-table cells are escaped by a plain-str function (issue 20: a Markup object per cell cost as much
+    as the rest of the page): it must give markupsafe's bytes for any cell."""
+    from markupsafe import escape
+
+    from awrscope.render.html.views import _esc
+
+    assert _esc(value) == str(escape(value))

@@ -52,6 +52,9 @@ def environment() -> Environment:
     env.filters["json_island"] = _json_island
     env.filters["sevclass"] = lambda s: SEVERITY_CLASS.get(s, "sev-info")
     env.filters["bounds"] = _bounds
+    from .views import rows_html
+
+    env.filters["rows_html"] = rows_html
     return env
 
 
