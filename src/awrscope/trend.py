@@ -206,3 +206,40 @@ def build(windows: list[dict], errors: list[dict] | None = None) -> dict:
     if len({db_key(w) for w in windows}) <= 1:
         return trend(windows, errors)
     return fleet(windows, errors)
+
+
+def in_window(begin: str | None, end: str | None, since: datetime | None, until: datetime | None) -> bool | None:
+    """Whether a window [begin, end] overlaps [since, until] (--begin/--end); None when its times are not printed."""
+    if since is None and until is None:
+        return True
+    if not begin:
+        return None
+    b = datetime.fromisoformat(begin)
+    e = datetime.fromisoformat(end) if end else b
+    return (since is None or e >= since) and (until is None or b <= until)
+
+
+def collect_windows(rows, since: datetime | None = None, until: datetime | None = None,
+                    skipped: list[tuple[str, str]] | None = None) -> tuple[list[dict], list[dict], list[str]]:
+    """The loader's rows of windows_of to (windows in the range, error rows, messages): what the trend command
+    and the MCP tool share. An ASH or ADDM report views a window an AWR report covers: skipped, summed up."""
+    from .loader import skip_summary
+
+    skipped = skipped if skipped is not None else []
+    windows, errors, notes = [], [], []
+    left_out = 0
+    for name, ws, err in rows:
+        if err:
+            errors.append({"path": name, "error": err})
+            notes.append(err)
+        elif not ws:
+            skipped.append((name, "ASH/ADDM: a view of a window, not trended"))
+        else:
+            kept = [w for w in ws if in_window(w["begin_time"], w["end_time"], since, until)]
+            left_out += len(ws) - len(kept)
+            windows.extend(kept)
+    if skip_summary(skipped):
+        notes.append(skip_summary(skipped))
+    if left_out:
+        notes.append(f"--begin/--end left out {left_out} window(s) outside the range or without times")
+    return windows, errors, notes

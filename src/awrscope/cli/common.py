@@ -147,13 +147,7 @@ def parse_when(text: str | None, end_of_day: bool = False):
 
 
 def in_window(begin: str | None, end: str | None, since, until) -> bool | None:
-    """Whether a report's window [begin, end] overlaps [since, until]; None when its times are not printed."""
-    from datetime import datetime
+    """Whether a report's window overlaps --begin/--end (awrscope.trend.in_window)."""
+    from ..trend import in_window as overlaps
 
-    if since is None and until is None:
-        return True
-    if not begin:
-        return None
-    b = datetime.fromisoformat(begin)
-    e = datetime.fromisoformat(end) if end else b
-    return (since is None or e >= since) and (until is None or b <= until)
+    return overlaps(begin, end, since, until)

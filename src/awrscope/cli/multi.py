@@ -7,7 +7,7 @@ import click
 
 from ..errors import EXIT_OK, EXIT_UNUSABLE
 from ..limits import DEFAULT_MAX_BYTES
-from .common import (FORMATS, emit, failure_code, guard_output, in_window, infer_format, load_config_or_exit, parse_when,
+from .common import (FORMATS, emit, failure_code, guard_output, infer_format, load_config_or_exit, parse_when,
                      time_window_options)
 
 
@@ -99,8 +99,8 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
     guard_output(output, paths)
     from functools import partial
 
-    from ..loader import load_many, skip_summary
-    from ..trend import build, windows_of
+    from ..loader import load_many
+    from ..trend import build, collect_windows, windows_of
 
     fmt = infer_format(fmt, output)
     config = load_config_or_exit(config_path)
@@ -109,22 +109,9 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
     rows = load_many(paths, max_size * 1024 * 1024, then=partial(windows_of, config=config), workers=jobs,
                      skipped=skipped)
 
-    windows, errors = [], []
-    left_out = 0
-    for name, ws, err in rows:
-        if err:
-            errors.append({"path": name, "error": err})
-            click.echo(f"awrscope: {err}", err=True)
-        elif not ws:  # an ASH or ADDM report views a window an AWR report covers: nothing to trend
-            skipped.append((name, "ASH/ADDM: a view of a window, not trended"))
-        else:
-            kept = [w for w in ws if in_window(w["begin_time"], w["end_time"], lo, hi)]
-            left_out += len(ws) - len(kept)
-            windows.extend(kept)
-    if skip_summary(skipped):
-        click.echo(f"awrscope: {skip_summary(skipped)}", err=True)
-    if left_out:
-        click.echo(f"awrscope: --begin/--end left out {left_out} window(s) outside the range or without times", err=True)
+    windows, errors, notes = collect_windows(rows, lo, hi, skipped)
+    for note in notes:
+        click.echo(f"awrscope: {note}", err=True)
     if not windows:
         if not errors:
             click.echo("awrscope: no report found", err=True)

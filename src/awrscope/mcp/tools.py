@@ -162,9 +162,8 @@ def compare_reports(before: str, after: str | None = None, config_path: str | No
 def trend_reports(paths: list[str], config_path: str | None = None, begin: str | None = None, end: str | None = None,
                   jobs: int = 1, max_size_mib: int | None = None) -> Result:
     """``awrscope trend --format json PATH...``: error rows stay in the document, as in the CLI's."""
-    from ..cli.common import in_window
-    from ..loader import load_many, skip_summary
-    from ..trend import build, windows_of
+    from ..loader import load_many
+    from ..trend import build, collect_windows, windows_of
 
     if not paths:
         raise _fail("trend needs at least one path")
@@ -174,22 +173,8 @@ def trend_reports(paths: list[str], config_path: str | None = None, begin: str |
     skipped: list[tuple[str, str]] = []
     rows = load_many(list(paths), _max_bytes(max_size_mib), then=partial(windows_of, config=config),
                      workers=max(jobs, 0) or None, progress=False, skipped=skipped)
-    windows, errors, notes = [], [], []
-    left_out = 0
-    for name, ws, err in rows:
-        if err:
-            errors.append({"path": name, "error": err})
-            notes.append(f"awrscope: {err}")
-        elif not ws:
-            skipped.append((name, "ASH/ADDM: a view of a window, not trended"))
-        else:
-            kept = [w for w in ws if in_window(w["begin_time"], w["end_time"], lo, hi)]
-            left_out += len(ws) - len(kept)
-            windows.extend(kept)
-    if skip_summary(skipped):
-        notes.append(f"awrscope: {skip_summary(skipped)}")
-    if left_out:
-        notes.append(f"awrscope: --begin/--end left out {left_out} window(s) outside the range or without times")
+    windows, errors, notes = collect_windows(rows, lo, hi, skipped)
+    notes = [f"awrscope: {n}" for n in notes]
     if not windows:
         raise ToolFailure("\n".join(notes + ([] if errors else ["awrscope: no report found"])))
     doc = build(windows, errors)
