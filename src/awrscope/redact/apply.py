@@ -137,7 +137,7 @@ class Engine:
         return not all(_DATA_TOKEN.match(t) for t in toks)
 
     # ---- HTML reports -----------------------------------------------------------------------------------
-    _TAG = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|<[^>]*>", re.DOTALL | re.IGNORECASE)
+    _TAG = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|</?[A-Za-z!][^>]*>", re.DOTALL | re.IGNORECASE)  # '(< 2%' is text
     _ATTR = re.compile(r"""(\s(?:href|name|id|title|alt)\s*=\s*)(["'])(.*?)\2""", re.DOTALL | re.IGNORECASE)
 
     def html(self, text: str) -> str:

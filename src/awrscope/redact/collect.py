@@ -68,6 +68,8 @@ def vocabulary(report: Report, text: str) -> set[str]:
         words.update(WORD.findall(m.group(1) or m.group(2) or ""))
     for m in re.finditer(r"</?([A-Za-z][A-Za-z0-9]*)|\s([A-Za-z-]+)\s*=", text):  # HTML markup
         words.add(m.group(1) or m.group(2))
+    for m in re.finditer(r"\s(?!(?:href|name|id|title|alt)\b)[A-Za-z-]+\s*=\s*[\"']([^\"'<>]*)[\"']", text, re.I):
+        words.update(WORD.findall(m.group(1)))  # class="awrc" scope="col": markup values are never replaced
     return words
 
 
