@@ -11,9 +11,8 @@ import html
 import re
 from collections.abc import Callable
 
-from .vocab import SQL_KEYWORDS, oracle_name
+from .vocab import SQL_KEYWORDS, WORD, oracle_name
 
-WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_$#]*")  # an Oracle name never starts with $ or #
 _SQL_TOKEN = re.compile(r"(?P<lit>'(?:[^']|'')*('|$))|(?P<bind>:[A-Za-z0-9_]+)|(?P<qid>\"[^\"\n]*\")"
                         r"|(?P<num>(?<![\w$#.])\d+(?:\.\d+)?(?![\w$#]))|(?P<word>[A-Za-z_$#][A-Za-z0-9_$#]*)")
 _TEXT_SQL_TITLE = re.compile(r"^(SQL ordered by|Complete List of SQL Text|Top SQL with Top|Top SQL using literals|"

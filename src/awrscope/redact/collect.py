@@ -8,13 +8,12 @@ import re
 from ..model import Report
 from ..oracle.events import EVENT_CLASS, EVENTS
 from ..oracle.statistics import STATISTICS
-from .vocab import COMMON_WORDS, ORACLE_MODULES, SQL_KEYWORDS, oracle_name
+from .vocab import COMMON_WORDS, ORACLE_MODULES, SQL_KEYWORDS, WORD, oracle_name
 
 #: identifier kinds, in the order the summary prints them (docs/redact.md)
 KINDS = ("host", "database", "dbid", "service", "module", "user", "segment", "tablespace", "file", "ip",
          "sql_id", "parameter")
 
-WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_$#]*")  # an Oracle name never starts with $ or #
 IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
 IPV6 = re.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*[A-Fa-f])(?:[0-9A-Fa-f]{1,4}:){3,7}[0-9A-Fa-f]{1,4}(?![\w:])"
                   r"|(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{1,4})*::(?:[0-9A-Fa-f]{1,4}:)*[0-9A-Fa-f]{1,4}(?![\w:])")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+#: A word of a report or of SQL text (an Oracle name never starts with $ or #)
+WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_$#]*")
+
 SQL_KEYWORDS = frozenset("""
 ACCESS ADD ALL ALTER AND ANY AS ASC AUDIT BEGIN BETWEEN BULK BY CALL CASE CAST CHAR CHECK CLOSE CLUSTER COLLECT
 COLUMN COMMENT COMMIT COMPRESS CONNECT CONSTANT CREATE CROSS CUBE CURRENT CURSOR DATE DECIMAL DECLARE DECODE
