@@ -354,3 +354,15 @@ def test_ash_activity_chart_in_the_html_report(corpus, tmp_path):
     slots = parse_path(corpus / "ash_txt_11203_antognini_top2_1845_1900.txt").sections["ash_activity_over_time"].rows
     assert len(set(re.findall(r'data-i="(\d+)"', chart))) == len(slots)
     assert re.findall(r'data-class="CPU" data-value="([0-9.]+)"', chart)[0] == "1.8"  # 108 samples / 60 s
+
+
+def test_ash_reads_without_latency_are_not_called_fast(corpus):
+    """An ASH report samples, it does not time: Top User Events line 29 prints db file sequential read at 69.19 %
+    of activity, 4.96 active sessions, and no latency. G06 keeps the severity of its share (4.96 sessions >= 1.0:
+    critical) and says the latency is unknown, instead of the 'fast reads' ceiling (moderate) it had."""
+    from awrscope.analysis import analyze
+
+    doc = analyze(parse_path(corpus / "ash_txt_11203_antognini_top2_1845_1900.txt"))
+    g06 = next(f for f in doc["findings"] if f["id"] == "G06")
+    assert g06["impact"]["pct_db_time"] == 69.19 and g06["severity"] == "critical"
+    assert "fast" not in g06["title"] and any("no read latency" in c for c in g06["caveats"])

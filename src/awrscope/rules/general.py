@@ -175,8 +175,9 @@ def g06(ctx: Context, th: dict):
     """Foreground read waits (db file sequential/scattered read, direct path read) >= 20 % of DB time:
     the read path - SQL access paths, caching, storage read latency.
 
-    Severity: by the class's share when single-block reads are slow (average >= 10 ms); at most
-    moderate when they are fast: then the volume of reads, i.e. the SQL (G07), is the problem.
+    Severity: by the class's share when single-block reads are slow (average >= 10 ms) or their latency is
+    not printed (an ASH report: said in a caveat); at most moderate when they are fast: then the volume of
+    reads, i.e. the SQL (G07), is the problem.
     """
     f = _class_rule(ctx, th, "G06", "User I/O", "User I/O (mostly reads)",
                     "Read-path problem: tune the SQL with most physical reads (SQL ordered by Reads / User I/O), "
@@ -192,6 +193,9 @@ def g06(ctx: Context, th: dict):
         f.title += f"; single-block reads slow ({slow[0].avg_ms:.1f} ms)"
         f.recommendation = ("Reads are slow as well as many: check the storage (latency by file/tablespace in File IO "
                             "Stats, queueing, other tenants) and tune the SQL with most physical reads (SQL ordered by Reads).")
+    elif not reads:  # no wait count or latency printed (an ASH report samples, it does not time): not "fast"
+        f.caveats.append("the report prints no read latency (no wait counts): whether the reads are slow or only "
+                         "many cannot be told from it; an AWR report of the same window can")
     else:
         f.severity = cap_severity(f.severity, PROFILE_CEILING)
         if reads:
