@@ -263,3 +263,16 @@ def test_compare_period_report_lists_its_period_findings_in_the_store(corpus, tm
     assert res.status == "added" and res.top_finding.startswith("period 2: Redo write I/O latency bound")
     [row] = store.list(finding="R01")
     assert row["top_severity"] == "critical" and row["n_findings"] >= 5
+
+
+def test_cpu_share_with_unknown_saturation_is_not_capped(corpus):
+    """A Statspack 8.1.7 report prints neither host CPU use nor the CPU count: G02 cannot tell whether the host
+    is saturated, so it keeps its share's severity and says why (the 'not saturated' ceiling needs evidence)."""
+    from awrscope.analysis import analyze
+    from conftest import parse_path
+
+    doc = analyze(parse_path(corpus / "statspack_txt_81741_radtek-oraclescripts_oracle_116_117.lst"))
+    g02 = next(f for f in doc["findings"] if f["id"] == "G02")
+    assert g02["title"].startswith("CPU bound: DB CPU 78.2 % of DB time") and g02["severity"] == "critical"
+    assert any("cannot be told" in c for c in g02["caveats"])
+    assert doc["metrics"]["host_cpu_busy_pct"]["value"] is None and doc["metrics"]["cpu_count"]["value"] is None

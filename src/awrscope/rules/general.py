@@ -65,7 +65,8 @@ def g02(ctx: Context, th: dict):
 
     What it detects: DB CPU >= 50 % of DB time, or host CPU busy >= 90 %.
     Severity: by DB CPU's share when the host is saturated (busy >= 90 % or CPU demand >= 0.9 of the
-    CPUs); otherwise at most moderate: a well-cached workload spends DB time on CPU by design.
+    CPUs) or when the report cannot tell (neither host CPU nor the CPU count printed: said in a caveat);
+    otherwise at most moderate: a well-cached workload spends DB time on CPU by design.
     What to do: tune the top SQL by CPU/gets; check host CPU capacity and other consumers.
     """
     ctx.need("db_time_s", "db_cpu_s")
@@ -86,7 +87,10 @@ def g02(ctx: Context, th: dict):
                      title=(f"CPU bound: DB CPU {p:.1f} % of DB time" if saturated or busy is None else
                             f"DB time is mostly CPU ({p:.1f} %); the host is not saturated")
                            + (f", host {busy:.0f} % busy" if busy is not None else ""))
-    if not saturated:
+    if busy is None and demand is None:  # neither host CPU nor CPU count printed: saturation cannot be told
+        f.caveats.append("the report prints neither host CPU use nor the CPU count: whether the host is saturated "
+                         "cannot be told from it")
+    elif not saturated:
         f.severity = cap_severity(f.severity, PROFILE_CEILING)
     return f
 
