@@ -1,6 +1,9 @@
 """View models: what the templates show, computed in Python (charts as SVG Markup, tables as cells)."""
 from __future__ import annotations
 
+import math
+from functools import lru_cache
+
 from markupsafe import Markup
 
 from ...model import Report
@@ -101,7 +104,7 @@ def row_refs(tables: list[dict], cited: set[tuple[str, int]]) -> dict[str, dict]
             ref = f"{t['key']}:{r['line']}"
             if (t["key"], r["line"]) not in cited or ref in refs:  # one id per (section, line): an HTML report
                 continue                                            # may print several rows on one line
-            text = " · ".join(f"{c['label']} {x}" if c["key"] != "name" else x for c, (x, _) in zip(cols, r["cells"])
+            text = " · ".join(f"{c['label']} {x}" if c["key"] != "name" else x for c, (x, _) in zip(cols, cells(r, cols))
                               if x != "" and c["key"] != "line" and (c["key"] == "name" or x != r["name"]))
             r["anchor"] = f"{t['key']}-L{r['line']}"
             refs[ref] = {"id": r["anchor"], "title": _trunc(f"{t['title']}, line {r['line']}: {text}", MAX_REF_TEXT)}
@@ -181,22 +184,65 @@ def _esc(value) -> str:
     return text
 
 
+def _cell_text(v: float) -> str:
+    """A numeric cell as shown, escaped: a report's tables repeat their values (0, 1, 100...) many times.
+    Cached by value, type and sign (-0.0 == 0.0 and 3 == 3.0 to a dict, not to the formatter)."""
+    return _cell_text_of(v, type(v), math.copysign(1.0, v))
+
+
+@lru_cache(maxsize=1 << 16)
+def _cell_text_of(v: float, _type: type, _sign: float) -> str:
+    return _esc(fmt_num(v))
+
+
 def rows_html(t: dict, prefix: str = "") -> Markup:
-    """The <tbody> rows of a section table, built here rather than cell by cell in the template (the template
-    loop was two thirds of the HTML report's time); every cell escaped, as the template's autoescape did."""
-    nums = [c["num"] for c in t["columns"]]
+    """The <tbody> rows of a section table, built here from the parsed rows rather than cell by cell in the
+    template (the template loop was two thirds of the HTML report's time); every cell escaped, as the
+    template's autoescape did."""
+    cols = t["columns"]
     out = []
     for r in t["rows"]:
         attrs = (f' id="{_esc(prefix)}{_esc(r["anchor"])}"' if r.get("anchor") else "") + \
             (f' class="hl {_esc(r["kind"])}"' if r.get("kind") else "")
-        cells = "".join(f'<td class="n" data-v="{_esc(v)}">{_esc(text)}</td>' if num else f"<td>{_esc(text)}</td>"
-                        for (text, v), num in zip(r["cells"], nums))
-        out.append(f"<tr{attrs}>{cells}</tr>\n")
+        row = r["row"]
+        parts = []
+        for c in cols:
+            key = c["key"]
+            if key == "name":
+                parts.append(f"<td>{_esc(row.name or '')}</td>")
+            elif key == "line":
+                parts.append(f'<td class="n" data-v="{row.line}">{row.line}</td>')
+            elif c["num"]:
+                v = row.values.get(key)
+                parts.append('<td class="n" data-v=""></td>' if v is None else
+                             f'<td class="n" data-v="{v}">{_cell_text(v)}</td>')
+            else:
+                parts.append(f"<td>{_esc(row.text.get(key, ''))}</td>")
+        out.append(f"<tr{attrs}>{''.join(parts)}</tr>\n")
     return Markup("".join(out))
 
 
+def cells(r: dict, cols: list[dict]) -> list[tuple[str, object]]:
+    """A table row's (text, sort value) cells: made for the few rows a line reference needs, not for every row."""
+    row = r["row"]
+    out = []
+    for c in cols:
+        if c["key"] == "name":
+            out.append((row.name or "", row.name or ""))
+        elif c["key"] == "line":
+            out.append((str(row.line), row.line))
+        elif c["num"]:
+            v = row.values.get(c["key"])
+            out.append(("" if v is None else fmt_num(v), "" if v is None else v))
+        else:
+            t = row.text.get(c["key"], "")
+            out.append((t, t))
+    return out
+
+
 def section_tables(report: Report | None) -> list[dict]:
-    """Every parsed section as a table: columns (label, unit), rows of (text, sort value) cells, the report line."""
+    """Every parsed section as a table: columns (label, unit) and its rows (the parsed row, its kind, line and
+    name; rows_html draws them, cells() gives one row's (text, sort value) cells)."""
     if report is None:
         return []
     tables = []
@@ -215,22 +261,9 @@ def section_tables(report: Report | None) -> list[dict]:
         cols += [{"key": k, "label": k, "unit": "", "num": False} for k in text_cols if k != "name"]
         cols += [{"key": k, "label": k, "unit": sec.units.get(k, ""), "num": True} for k in val_cols]
         cols.append({"key": "line", "label": "line", "unit": "", "num": True})
-        rows = []
-        for row in sec.rows[:MAX_TABLE_ROWS]:
-            cells = []
-            for c in cols:
-                if c["key"] == "name":
-                    cells.append((row.name or "", row.name or ""))
-                elif c["key"] == "line":
-                    cells.append((str(row.line), row.line))
-                elif c["num"]:
-                    v = row.values.get(c["key"])
-                    cells.append(("" if v is None else fmt_num(v), "" if v is None else v))
-                else:
-                    t = row.text.get(c["key"], "")
-                    cells.append((t, t))
-            rows.append({"cells": cells, "kind": io_kind(row.name) if key in ("tablespace_io", "file_io") else None,
-                         "line": row.line, "name": row.name})
+        io_rows = key in ("tablespace_io", "file_io")
+        rows = [{"row": row, "kind": io_kind(row.name) if io_rows else None, "line": row.line, "name": row.name}
+                for row in sec.rows[:MAX_TABLE_ROWS]]
         tables.append({"key": key, "title": sec.title, "line": sec.line, "columns": cols, "rows": rows,
                        "total_rows": len(sec.rows), "notes": list(sec.notes)})
     return tables
