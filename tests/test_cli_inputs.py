@@ -310,3 +310,19 @@ def test_output_says_what_it_wrote_and_refuses_foreign_formats(tmp_path):
         assert p.returncode == 2 and "awrscope does not write" in one_line_error(p)
         assert not (tmp_path / name).exists()
     assert "print it to PDF from the browser" in one_line_error(run("compare", report, report, "-o", str(tmp_path / "c.pdf")))
+
+
+def test_an_awr_sql_report_is_named(tmp_path):
+    """An AWR SQL report (awrsqrpt.sql, found in a public repository's notes) is not an instance report: it is
+    recognised and named, one line, exit 2; in a directory it is summed up among the skipped files."""
+    text = ("\nWORKLOAD REPOSITORY SQL Report\n\nSnapshot Period Summary\n\n"
+            "DB Name         DB Id    Instance     Inst Num Startup Time    Release     RAC\n"
+            "------------ ----------- ------------ -------- --------------- ----------- ---\n"
+            "EDUALL         236423250 EDUALL              1 17-Mar-20 10:26 11.2.0.4.0  NO\n")
+    f = tmp_path / "sql_test.lst"
+    f.write_text(text)
+    p = run("analyze", str(f))
+    assert p.returncode == 2 and "an AWR SQL report (awrsqrpt.sql" in one_line_error(p)
+    (tmp_path / "awr.txt").write_text((FIXTURES / "mini_awr_11204.txt").read_text())
+    p = run("analyze", "--format", "json", str(tmp_path))
+    assert p.returncode == 0 and "1 awr_sql report (not read) (sql_test.lst)" in p.stderr.decode()

@@ -16,6 +16,9 @@ from .detect import detect
 from .source import Source, decode, looks_binary, read_sources
 
 _FAMILIES = ("awr", "statspack", "awr_global", "awr_diff", "ash", "addm")
+#: Kinds recognised without a reader, as a DBA names them
+_RECOGNISED = {"awr_sql": "an AWR SQL report (awrsqrpt.sql: one statement's plans and statistics, not an instance "
+                          "report)"}
 
 
 def parse_source(src: Source) -> Report:
@@ -40,8 +43,8 @@ def parse_text(text: str, name: str = "<text>") -> Report:
     if det.kind is None:
         raise NotAReportError(f"{name}: not an AWR or Statspack report (no report header found)")
     if det.kind not in _FAMILIES:
-        raise UnsupportedReportError(f"{name}: a {det.kind} report: recognised, but awrscope does not read it",
-                                     det.kind)
+        what = _RECOGNISED.get(det.kind, f"a {det.kind} report")
+        raise UnsupportedReportError(f"{name}: {what}: recognised, but awrscope does not read it", det.kind)
     if det.kind == "addm" and det.format == "html":  # addmrpt writes text; an HTML ADDM page has no reader
         raise UnsupportedReportError(f"{name}: an ADDM report in HTML: awrscope reads ADDM text reports only "
                                      "(addmrpt.sql)", det.kind)

@@ -16,6 +16,7 @@ _TEXT_SIGNATURES = [
     ("workload repository", re.compile(r"^\s*WORKLOAD REPOSITORY (?:REPORT \(RAC\)|RAC report|Global report)",
                                        re.M | re.I), "awr_global"),
     ("statspack", re.compile(r"^\s*STATSPACK (?:report|Statistics Report) for", re.M | re.I), "statspack"),
+    ("workload repository sql report", re.compile(r"^\s*WORKLOAD REPOSITORY SQL Report", re.M | re.I), "awr_sql"),
     ("workload repository", re.compile(r"^\s*WORKLOAD REPOSITORY (?:PDB )?report", re.M | re.I), "awr"),
     ("ash report for", re.compile(r"^\s*ASH Report For", re.M | re.I), "ash"),
     ("addm report for task", re.compile(r"ADDM Report for Task", re.I), "addm"),
@@ -27,6 +28,7 @@ _HTML_KINDS = [
     (re.compile(r"^ASH Report", re.I), "ash"),
     (re.compile(r"ADDM", re.I), "addm"),
     (re.compile(r"Statspack", re.I), "statspack"),
+    (re.compile(r"AWR SQL Report|Workload Repository SQL Report", re.I), "awr_sql"),
     (re.compile(r"AWR.*Report|Workload Repository", re.I), "awr"),
 ]
 _RELEASE = re.compile(r"\b(\d{1,2}\.\d\.\d\.\d\.\d{1,2}(?:\.\d+)?)\b")
@@ -34,7 +36,7 @@ _RELEASE = re.compile(r"\b(\d{1,2}\.\d\.\d\.\d\.\d{1,2}(?:\.\d+)?)\b")
 
 @dataclass(frozen=True, slots=True)
 class Detected:
-    kind: str | None  # awr | statspack | awr_global | awr_diff | ash | addm | None
+    kind: str | None  # awr | statspack | awr_global | awr_diff | ash | addm | awr_sql (recognised only) | None
     format: str  # text | html
     version: str | None
 
