@@ -326,3 +326,27 @@ def test_an_awr_sql_report_is_named(tmp_path):
     (tmp_path / "awr.txt").write_text((FIXTURES / "mini_awr_11204.txt").read_text())
     p = run("analyze", "--format", "json", str(tmp_path))
     assert p.returncode == 0 and "1 awr_sql report (not read) (sql_test.lst)" in p.stderr.decode()
+
+
+def test_a_name_wider_than_its_header_column(tmp_path):
+    """A real 11.2.0.3 RAC report's header (askmaclean.com, published in a public repository's notes): the instance
+    name 'askmaclean.com' is wider than its 12-character column, which pushes every later cell right. The
+    column cut read the release as '16:49 11.2.0.3.0'; the row is read by its tokens when the release cell is
+    not a version: DB MAC, DBID 2629627371, instance askmaclean.com #1, started 22-Jan-13 16:49, 11.2.0.3.0, RAC."""
+    from awrscope.parsers import parse_text
+
+    text = ("WORKLOAD REPOSITORY report for\n\n"
+            "DB Name         DB Id    Instance     Inst Num Startup Time    Release     RAC\n"
+            "------------ ----------- ------------ -------- --------------- ----------- ---\n"
+            "MAC           2629627371 askmaclean.com            1 22-Jan-13 16:49 11.2.0.3.0  YES\n\n"
+            "              Snap Id      Snap Time      Sessions Curs/Sess\n"
+            "            --------- ------------------- -------- ---------\n"
+            "Begin Snap:      5853 23-Jan-13 15:00:56     3,520       1.8\n"
+            "  End Snap:      5854 23-Jan-13 15:30:41     3,765       1.9\n"
+            "   Elapsed:               29.75 (mins)\n   DB Time:            7,633.76 (mins)\n\nEnd of Report\n")
+    r = parse_text(text)
+    h = r.header
+    assert (h.db_name, h.dbid, h.version, h.rac) == ("MAC", 2629627371, "11.2.0.3.0", True)
+    assert (h.instances[0].name, h.instances[0].number, str(h.instances[0].startup_time)) == (
+        "askmaclean.com", 1, "2013-01-22 16:49:00")
+    assert (h.begin.snap_id, h.end.snap_id, r.elapsed_s, round(r.db_time_s, 6)) == (5853, 5854, 1785.0, 458025.6)

@@ -16,6 +16,12 @@ from ..timefmt import parse_time
 _ELAPSED = re.compile(r"^\s*Elapsed:\s*([\d,.]+)\s*\(mins?\)", re.I)
 _DBTIME = re.compile(r"DB\s*time:\s*([\d,.]+)\s*\(mins?\)", re.I)
 _HOSTLINE = re.compile(r"Host\s+Name:\s*(\S+)(?:\s+Num CPUs:\s*(\d+))?(?:.*?Phys Memory \(MB\):\s*([\d,]+))?", re.I)
+#: The database row of an AWR 10g-12.1 text header, by its tokens: an instance or DB name wider than its
+#: column shifts every later cell, so the column cut reads '16:49 11.2.0.3.0' as the release
+_DB_ROW = re.compile(r"^\s*(?P<db>\S+)\s+(?P<dbid>\d+)\s+(?P<inst>\S+)\s+(?P<num>\d+)\s+"
+                     r"(?P<startup>\d{1,2}-[A-Za-z]{3}-\d{2}\s+\d{1,2}:\d{2})\s+(?P<rel>\d+(?:\.\d+){2,5})\s+"
+                     r"(?P<rac>YES|NO)\b(?:\s+(?P<cdb>YES|NO)\b)?\s*$", re.I)
+_VERSION = re.compile(r"^\d+(?:\.\d+){2,5}$")
 _SUFFIX_DB = re.compile(r"(?:DB/Inst:\s*([^/\s]+)/(\S+)|for DB:\s*(\S+)\s+Instance:\s*(\S+))")
 
 
@@ -40,7 +46,8 @@ def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) ->
             label = cells[0].strip().lower().rstrip(":") if cells else ""
             if _take_snapshot(h, label, cols, cells, line):
                 continue
-            inst = _fill(h, inst, cols, cells)
+            row_cols, row_cells = _by_tokens(cols, cells)
+            inst = _fill(h, inst, row_cols, row_cells)
     if inst.name or inst.number is not None:
         h.instances = [inst]
     for j, line in enumerate(lines):
@@ -98,6 +105,24 @@ def _snapshot(cols: list[str], cells: list[str], line: int) -> Snapshot:
         elif c.startswith("curs"):
             curs = parse_number(v).value
     return Snapshot(snap_id, time, sessions, curs, line)
+
+
+def _by_tokens(cols: list[str], cells: list[str]) -> tuple[list[str], list[str]]:
+    """The database row read by its tokens when the column cut went wrong (a name wider than its column moved
+    the release off its dashes); any other row, or a row the cut read right, as cut."""
+    if "release" not in cols or "db id" not in cols:
+        return cols, cells
+    k = cols.index("release")
+    if k < len(cells) and _VERSION.match(cells[k].strip()):
+        return cols, cells
+    m = _DB_ROW.match(" ".join(cells))
+    if m is None:
+        return cols, cells
+    pairs = [("db name", m["db"]), ("db id", m["dbid"]), ("instance", m["inst"]), ("inst num", m["num"]),
+             ("startup time", m["startup"]), ("release", m["rel"]), ("rac", m["rac"])]
+    if m["cdb"]:
+        pairs.append(("cdb", m["cdb"]))
+    return [c for c, _ in pairs], [v for _, v in pairs]
 
 
 def _fill(h: Header, inst: Instance, cols: list[str], cells: list[str]) -> Instance:
