@@ -10,6 +10,7 @@ Public API::
 from __future__ import annotations
 
 from .errors import AwrscopeError, InputError, NotAReportError, UnsupportedReportError
+from .lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -18,13 +19,6 @@ _LAZY = {"Report": "model", "Row": "model", "Section": "model", "parse": "parser
          "parse_text": "parsers"}
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'awrscope' has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY, globals())
 __all__ = ["parse", "parse_path", "parse_text", "Report", "Section", "Row", "AwrscopeError", "InputError",
            "NotAReportError", "UnsupportedReportError", "__version__"]

@@ -2,17 +2,11 @@
 (docs/redact.md). The names resolve on first use, so that registering the command loads nothing heavy."""
 from __future__ import annotations
 
+from ..lazy import lazy_exports
+
 _NAMES = {"Redactor": "core", "Redacted": "core", "KEEP_CHOICES": "core", "keep_word": "core",
           "load_key": "pseudonym"}
 
 
-def __getattr__(name: str):
-    mod = _NAMES.get(name)
-    if mod is None:
-        raise AttributeError(name)
-    import importlib
-
-    return getattr(importlib.import_module(f"{__name__}.{mod}"), name)
-
-
+__getattr__ = lazy_exports(__name__, _NAMES, globals())
 __all__ = list(_NAMES)
