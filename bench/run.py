@@ -35,6 +35,7 @@ from awrscope.parsers.detect import detect  # noqa: E402
 from awrscope.parsers.source import decode, read_sources  # noqa: E402
 from awrscope.parsers.report.text import blocks_from_text, normalise_lines  # noqa: E402
 from awrscope.serialize import parse_document  # noqa: E402
+from awrscope.render.json import to_json  # noqa: E402
 
 CORPUS = Path(os.environ.get("AWRSCOPE_CORPUS") or ROOT.parent / "shared" / "corpus")  # as tests/conftest.py
 
@@ -72,8 +73,7 @@ def run_once(path: Path, analyze, analysis_document) -> dict[str, float] | None:
     t3 = time.perf_counter()
     analysis = analyze(report) if analyze else None
     t4 = time.perf_counter()
-    json.dumps(analysis if analysis is not None else parse_document(report), indent=1, ensure_ascii=False,
-               default=str)
+    to_json(analysis if analysis is not None else parse_document(report))
     t5 = time.perf_counter()
     t["read+decode"] = t1 - t0
     t["detect+split"] = t2 - t1

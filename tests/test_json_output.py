@@ -1,0 +1,29 @@
+"""The JSON output's spelling: ``to_json`` re-indents the C encoder's one-line text with msgspec for
+speed, and must give exactly the standard library's indented text for any document, including the
+values msgspec refuses (NaN, infinities, lone surrogates), which take the standard library's way."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from awrscope.render.json import to_json
+
+_SCALARS = (st.none() | st.booleans() | st.integers(-(2**80), 2**80) | st.floats()
+            | st.text(max_size=12) | st.sampled_from(["\ud800", "\u2028", "\x7f", "\x00", "é中", '"\\/']))
+_DOCS = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=30)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_DOCS, st.sampled_from([1, 2, None]))
+def test_same_text_as_the_standard_library(doc, indent):
+    assert to_json(doc, indent) == json.dumps(doc, indent=indent, ensure_ascii=False, default=str)
+
+
+def test_values_json_cannot_hold_are_strings():
+    doc = {"at": dt.datetime(2024, 3, 1, 10, 0), "empty": {}, "none": [], "nan": float("nan")}
+    assert to_json(doc) == ('{\n "at": "2024-03-01 10:00:00",\n "empty": {},\n "none": [],\n'
+                            ' "nan": NaN\n}')
