@@ -4,24 +4,33 @@
     python bench/run.py                 # all corpus reports, 3 repetitions, best of 3
     python bench/run.py --kind statspack --repeat 5
     python bench/run.py --files a.txt b.html
+    python bench/run.py --no-cli --peers ~/peers   # also time jas-min / awr2csv found there
 
 Prints for each phase (read+decode, detect+split, section parsing, metrics+rules,
 rendering) MB/s and reports/s; per-report latency (median, max); peak traced
 memory as a multiple of the input size; the whole-CLI time for one typical report
 (interpreter start included); and the ratio of the full parse to the bare
-read+decode of the same bytes (the floor any parser pays). Not a test: nothing
-here asserts a time.
+read+decode of the same bytes (the floor any parser pays). The floor is measured
+twice: the pipeline's own read phase (``read_sources``, which also hashes with
+sha256) and, separately, bare ``open().read()`` + ``decode()`` alone, best of
+--floor-repeat runs per file. With --peers DIR, the peer tools found there or on
+PATH (jas-min, an awr2csv checkout) are timed on the same reports against the
+whole ``awrscope analyze --format json -j 1`` CLI. Not a test: nothing here
+asserts a time.
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -89,6 +98,193 @@ def _total(t: dict) -> float:
     return sum(v for k, v in t.items() if k not in ("bytes", "html"))
 
 
+def _read_plain(path: Path) -> bytes:
+    """The file's bytes, gunzipped when they are gzip (two corpus files are): what the reports hold."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+
+
+def floor_seconds(paths: list[Path], repeat: int) -> float:
+    """The floor any parser pays: open(path, 'rb').read() + decode(data), nothing else (no sha256, no
+    size checks). Best time per file over `repeat` runs, summed over the files (gzip files are
+    decompressed inside the timed read)."""
+    total = 0.0
+    for p in paths:
+        best = float("inf")
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            with open(p, "rb") as fh:
+                data = fh.read()
+            if data[:2] == b"\x1f\x8b":
+                data = gzip.decompress(data)
+            decode(data)
+            best = min(best, time.perf_counter() - t0)
+        total += best
+    return total
+
+
+# --- peers -----------------------------------------------------------------------------------------
+# jas-min (github.com/ora600pl/jas-min, Rust): `jas-min --file F` parses one AWR (HTML or text) or
+# Statspack report and prints its JSON to stdout; `--directory D` parses a directory of .txt/.html
+# reports of ONE database as a time series (and panics on a report it cannot read), so the per-report
+# comparison uses --file, one process per report. It tells HTML from text by the file extension.
+# awr2csv (github.com/yasushiyy/awr2csv, forked as 1newstar/awr2csv): `python awrhtml2csv.py F...`
+# (AWR HTML, ElementTree, so well-formed pages only) and `python awrtext2csv.py F...` (AWR text,
+# written against 11.2.0.4) write one CSV per section into the current directory, all files in one
+# process.
+
+PEER_FILE_TIMEOUT = 60.0     # seconds for one peer run on one report
+PEER_BATCH_TIMEOUT = 600.0   # seconds for one peer run on all its reports
+
+
+def _find_jas_min(peers_dir: Path) -> tuple[list[str] | None, str]:
+    cands = [peers_dir / "jas-min", peers_dir / "jas-min" / "target" / "release" / "jas-min",
+             peers_dir / "jas-min" / "jas-min"]
+    for c in cands:
+        if c.is_file() and os.access(c, os.X_OK):
+            return [str(c)], str(c)
+    on_path = shutil.which("jas-min")
+    if on_path:
+        return [on_path], on_path
+    return None, "looked for " + ", ".join(str(c) for c in cands) + " and `jas-min` on PATH"
+
+
+def _find_awr2csv(peers_dir: Path, script: str) -> tuple[Path | None, str]:
+    cands = [peers_dir / "awr2csv" / script, peers_dir / "awr2csv-master" / script, peers_dir / script]
+    for c in cands:
+        if c.is_file():
+            return c, str(c)
+    return None, "looked for " + ", ".join(str(c) for c in cands)
+
+
+def _timed(cmd: list[str], cwd: str, timeout: float, env=None) -> tuple[float, int | str, str]:
+    """One run: (seconds, exit code or 'timeout', last stderr line). Output goes to /dev/null and the
+    run's own files into cwd (a temporary directory)."""
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=timeout, env=env, check=False)
+    except subprocess.TimeoutExpired:
+        return time.perf_counter() - t0, "timeout", f"killed after {timeout:g} s"
+    except OSError as e:
+        return time.perf_counter() - t0, "cannot run", str(e)
+    dt = time.perf_counter() - t0
+    lines = p.stderr.decode("utf-8", "replace").strip().splitlines()
+    return dt, p.returncode, lines[-1][:160] if lines else ""
+
+
+def _stage(paths: list[Path], into: Path) -> list[dict]:
+    """Plain copies of the reports (gunzipped, named .html/.txt by content as jas-min needs), with the
+    kind and format awrscope detects; every tool reads these same files."""
+    into.mkdir()
+    staged = []
+    for i, p in enumerate(paths):
+        data = _read_plain(p)
+        det = detect(decode(data)[0])
+        stem = p.name.removesuffix(".gz").rsplit(".", 1)[0]
+        q = into / f"{i:03d}_{stem}.{'html' if det.format == 'html' else 'txt'}"
+        q.write_bytes(data)
+        staged.append({"path": q, "bytes": len(data), "kind": det.kind, "format": det.format})
+    return staged
+
+
+def run_peers(peers_dir: Path, paths: list[Path], repeat: int, peer_python: str) -> None:
+    print(f"peers (--peers {peers_dir}): each on the benchmarked reports it reads, best of {repeat}, "
+          f"run in a temporary directory")
+    peers = []  # (label, how, argv prefix, accepts(report))
+    jas, where = _find_jas_min(peers_dir)
+    if jas:
+        peers.append(("jas-min --file", "per file", jas + ["--file"],
+                      lambda r: r["kind"] in ("awr", "statspack")))
+    else:
+        print(f"  jas-min: not found ({where})")
+    for script, fmt in (("awrhtml2csv.py", "html"), ("awrtext2csv.py", "text")):
+        found, where = _find_awr2csv(peers_dir, script)
+        if found:
+            peers.append((f"awr2csv {script}", "batch", [peer_python, str(found)],
+                          lambda r, fmt=fmt: r["kind"] == "awr" and r["format"] == fmt))
+        else:
+            print(f"  awr2csv {script}: not found ({where})")
+    if not peers:
+        return
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with tempfile.TemporaryDirectory(prefix="awrscope-peers-") as tmp:
+        staged = _stage(paths, Path(tmp) / "in")
+        out = Path(tmp) / "out"  # every tool's working directory: whatever it writes stays in tmp
+        out.mkdir()
+        awrscope_cache: dict[tuple, tuple[float, int | str, str]] = {}
+
+        def awrscope_cli(files: list[dict]):
+            key = tuple(str(r["path"]) for r in files)
+            if key not in awrscope_cache:
+                cmd = [sys.executable, "-m", "awrscope", "analyze", "--format", "json", "-j", "1", *key]
+                runs = [_timed(cmd, str(out), PEER_BATCH_TIMEOUT, env) for _ in range(repeat)]
+                ok = [r for r in runs if r[1] in (0, 1)]
+                awrscope_cache[key] = min(ok) if ok else runs[-1]
+            return awrscope_cache[key]
+
+        rows = []
+        for label, how, argv, accepts in peers:
+            mine = [r for r in staged if accepts(r)]
+            if not mine:
+                print(f"  {label}: no benchmarked report of the kind it reads")
+                continue
+            failed: list[tuple[dict, int | str, str]] = []
+            if how == "per file":  # one process per report, best of `repeat` per report, summed
+                ok, secs = [], 0.0
+                for r in mine:
+                    runs = [_timed(argv + [str(r["path"])], str(out), PEER_FILE_TIMEOUT) for _ in range(repeat)]
+                    good = [x for x in runs if x[1] == 0]
+                    if good:
+                        ok.append(r)
+                        secs += min(x[0] for x in good)
+                    else:
+                        failed.append((r, runs[-1][1], runs[-1][2]))
+            else:  # all reports in one process; when that fails, find the reports it reads one by one
+                ok = mine
+                first = _timed(argv + [str(r["path"]) for r in ok], str(out), PEER_BATCH_TIMEOUT)
+                if first[1] != 0:
+                    ok = []
+                    for r in mine:
+                        x = _timed(argv + [str(r["path"])], str(out), PEER_FILE_TIMEOUT)
+                        if x[1] == 0:
+                            ok.append(r)
+                        else:
+                            failed.append((r, x[1], x[2]))
+                runs = [first] if first[1] == 0 else []
+                if ok:
+                    runs += [_timed(argv + [str(r["path"]) for r in ok], str(out), PEER_BATCH_TIMEOUT)
+                             for _ in range(repeat - len(runs))]
+                good = [x for x in runs if x[1] == 0]
+                secs = min(x[0] for x in good) if good else 0.0
+                if ok and not good:
+                    failed += [(r, runs[-1][1], runs[-1][2]) for r in ok]
+                    ok = []
+            rows.append((label, how, len(mine), ok, secs, failed))
+
+        print(f"  {'peer':<30}{'files':>9}{'MB':>7}{'seconds':>10}{'MB/s':>8}{'awrscope s':>12}  awrscope is")
+        for label, how, tried, ok, secs, failed in rows:
+            mb = sum(r["bytes"] for r in ok) / 1e6
+            if ok:
+                a_secs, a_rc, a_err = awrscope_cli(ok)
+                if a_rc in (0, 1):
+                    ratio = secs / a_secs
+                    verdict = f"{ratio:.1f}x faster" if ratio >= 1 else f"{1 / ratio:.1f}x slower"
+                    a_col = f"{a_secs:>12.3f}"
+                else:
+                    verdict, a_col = f"(awrscope exit {a_rc}: {a_err})", f"{'-':>12}"
+                print(f"  {label:<30}{f'{len(ok)}/{tried}':>9}{mb:>7.1f}{secs:>10.3f}{mb / secs:>8.1f}{a_col}  {verdict}")
+            else:
+                print(f"  {label:<30}{f'0/{tried}':>9}{'-':>7}{'-':>10}{'-':>8}{'-':>12}  (read none)")
+            if failed:
+                r, rc, err = failed[0]
+                print(f"    {len(failed)} not read (exit {rc}), e.g. {r['path'].name[4:]}: {err}")
+        print("  (awrscope: the whole `awrscope analyze --format json -j 1` CLI, one process over the files the "
+              "peer read, interpreter start included; jas-min --file: one process per report, start-up included)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kind", help="only corpus reports of this manifest kind")
@@ -97,6 +293,13 @@ def main() -> int:
     ap.add_argument("--no-cli", action="store_true", help="skip the whole-CLI timing")
     ap.add_argument("--parallel", action="store_true",
                     help="also time `awrscope analyze` on the whole corpus with -j 1 and one process per core")
+    ap.add_argument("--floor-repeat", type=int, default=5,
+                    help="runs of bare open().read() + decode() per file for the floor; the best counts")
+    ap.add_argument("--peers", metavar="DIR", type=Path,
+                    help="also time peer tools found in DIR or on PATH (jas-min; an awr2csv checkout) "
+                         "on the same reports")
+    ap.add_argument("--peer-python", default=sys.executable,
+                    help="interpreter for awr2csv's scripts (default: this one)")
     args = ap.parse_args()
 
     if args.files:
@@ -107,6 +310,7 @@ def main() -> int:
     analyze, analysis_document = _analyze()  # second item: unused, kept for older diagnosis layers
 
     per_report: list[dict[str, float]] = []
+    kept: list[Path] = []  # the benchmarked reports, in per_report's order
     skipped = 0
     for p in paths:
         best = None
@@ -123,6 +327,7 @@ def main() -> int:
             skipped += 1
             continue
         per_report.append(best)
+        kept.append(p)
 
     if not per_report:
         print("nothing to benchmark")
@@ -151,6 +356,13 @@ def main() -> int:
     print(f"per-report latency: median {statistics.median(lat) * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
     floor = sum(t["read+decode"] for t in per_report)
     print(f"full pipeline / bare read+decode: {total / floor:.1f}x")
+    # the issue-20 target: parse+analyse (no read phase) <= 40x the floor, the floor measured alone
+    bare = floor_seconds(kept, args.floor_repeat)
+    parse_analyse = total - floor
+    print(f"floor, bare open().read() + decode() alone (best of {args.floor_repeat} per file, summed): "
+          f"{bare:.3f} s = {mb / bare:.1f} MB/s")
+    print(f"parse+analyse (detect+split, section parsing, metrics+rules, rendering) / floor: "
+          f"{parse_analyse / bare:.1f}x   (full pipeline, its read phase included, / floor: {total / bare:.1f}x)")
 
     # peak memory of the largest report, traced
     biggest = max(paths, key=lambda p: p.stat().st_size if p.exists() else 0)
@@ -229,6 +441,9 @@ def main() -> int:
             subprocess.run(cmd, capture_output=True, env=env)
             runs.append(time.perf_counter() - t0)
         print(f"interpreter start + import (`awrscope --help`): median {statistics.median(runs) * 1000:.0f} ms")
+
+    if args.peers:
+        run_peers(args.peers, kept, args.repeat, args.peer_python)
     return 0
 
 
