@@ -2,11 +2,6 @@
 one report, as one versioned JSON-ready dict (docs/analysis.md)."""
 from __future__ import annotations
 
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    tomllib = None
-
 from .metrics import DEFAULT_ALPHA, derive
 from .metrics.activity import ash_activity
 from .metrics.instances import instance_breakdown
@@ -23,8 +18,9 @@ def load_config(path: str | None) -> dict:
     """Read a TOML config: [rules.R01] lgwr_ms = 4, [severity] critical = 30, [metrics] alpha = 1.5, redo_on_flash = true."""
     if not path:
         return {}
-    loader = tomllib
-    if loader is None:
+    try:  # here, not at the top: only a config file needs a TOML reader
+        import tomllib as loader
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
         try:
             import tomli as loader  # type: ignore[no-redef]
         except ModuleNotFoundError as e:

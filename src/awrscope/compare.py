@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import statistics
 
 from .analysis import analyze
 from .metrics import DEFAULT_ALPHA, derive
@@ -67,7 +66,9 @@ def _stat_elapsed(report: Report) -> float | None:
         return None
     est = [r.get("total") / r.get("per_second") for r in sec.rows
            if (r.get("total") or 0) >= 10_000 and (r.get("per_second") or 0) >= 10]
-    return statistics.median(est) if est else None
+    from statistics import median  # 3 ms of imports the other commands never need
+
+    return median(est) if est else None
 
 
 def _elapsed(report: Report) -> tuple[float | None, str]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
@@ -79,6 +78,8 @@ def load_many(paths: list[str] | tuple[str, ...], max_bytes: int, then: Callable
         for t in _bar(map(_task, tasks), len(tasks), progress):
             results.append(t)
     else:
+        from concurrent.futures import ProcessPoolExecutor  # 10 ms of imports one input never needs
+
         with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
             for t in _bar(pool.map(_task, tasks, chunksize=1), len(tasks), progress):
                 results.append(t)

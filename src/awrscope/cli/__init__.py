@@ -19,8 +19,29 @@ from .report import analyze_cmd, parse_cmd, rules_cmd
 from .trace import trace_cmd
 
 
+# Commands whose modules load when they run or when --help lists them, not for every command: the
+# store, MCP, redaction and web commands import 10 ms of modules (pathlib, urllib) `analyze` never uses.
+_LAZY_COMMANDS = {
+    "db": ("awrscope.store.commands", "db_group"),
+    "mcp": ("awrscope.mcp.commands", "mcp_cmd"),  # the MCP SDK itself loads only when `awrscope mcp` runs
+    "redact": ("awrscope.redact.commands", "redact_cmd"),  # the redactor loads when `awrscope redact` runs
+    "serve": ("awrscope.web.commands", "serve_cmd"),  # the web framework loads when `awrscope serve` runs
+}
+
+
 class _Main(click.Group):
     """The command group, with one line instead of a traceback for whatever a command lets escape."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(_LAZY_COMMANDS))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in _LAZY_COMMANDS:
+            import importlib
+
+            module, attr = _LAZY_COMMANDS[name]
+            self.add_command(getattr(importlib.import_module(module), attr), name)
+        return self.commands.get(name)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -49,25 +70,6 @@ def main() -> None:
 for _command in (parse_cmd, analyze_cmd, compare_cmd, trend_cmd, rules_cmd, trace_cmd):
     main.add_command(_command)
 
-
-def _register_optional_commands() -> None:
-    from ..store.commands import db_group
-
-    main.add_command(db_group)
-    from ..mcp.commands import mcp_cmd  # the MCP SDK loads only when `awrscope mcp` runs
-
-    main.add_command(mcp_cmd)
-    from ..redact.commands import redact_cmd  # imports only click: the redactor loads when `awrscope redact` runs
-
-    main.add_command(redact_cmd)
-    try:
-        from ..web.commands import serve_cmd
-    except ImportError:  # the web extra is optional
-        return
-    main.add_command(serve_cmd)
-
-
-_register_optional_commands()
 
 if __name__ == "__main__":
     main()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 from typing import TYPE_CHECKING, Any, Callable
 
 import click
@@ -93,6 +92,8 @@ def emit(text: str, output: str | None) -> None:
         return
     folder = os.path.dirname(os.path.abspath(output))
     try:
+        import tempfile  # only -o needs it
+
         fd, tmp = tempfile.mkstemp(prefix=".awrscope-", dir=folder)
     except OSError as e:  # a missing or read-only directory: one line, not a traceback
         click.echo(f"awrscope: cannot write {output}: {e.strerror or e}", err=True)
