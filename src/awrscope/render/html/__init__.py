@@ -13,7 +13,8 @@ Public API::
     render_fleet(doc) -> str
     environment() -> jinja2.Environment        # templates and partials, reusable by the web app
 
-Partials (``partials/*.html.j2``): ``verdict``, ``finding_card``, ``chart``, ``section_table``, ``issues``.
+Partials (``partials/*.html.j2``): ``verdict``, ``finding_card``, ``chart``, ``issues``; the parsed sections' tables
+are drawn in Python (``views.section_table_html``, the ``section_table`` filter): one per section, thousands of cells.
 """
 from __future__ import annotations
 
@@ -52,9 +53,9 @@ def environment() -> Environment:
     env.filters["json_island"] = _json_island
     env.filters["sevclass"] = lambda s: SEVERITY_CLASS.get(s, "sev-info")
     env.filters["bounds"] = _bounds
-    from .views import rows_html
+    from .views import section_table_html
 
-    env.filters["rows_html"] = rows_html
+    env.filters["section_table"] = section_table_html
     return env
 
 

@@ -51,8 +51,8 @@ def chart_data(doc: dict, report: Report | None = None) -> dict:
     (or empty lists), never zeros."""
     metrics = None
     if report is not None and report.kind != "awr_diff":
-        from ...metrics import derive
-        metrics = derive(report)
+        from ...metrics import wait_events
+        metrics = wait_events(report)
     return {
         "db_time": _db_time(doc, report, metrics),
         "commit_path": _commit_path(doc),
