@@ -228,3 +228,46 @@ def test_fast_cell_escape_equals_markupsafe(value):
     from awrscope.render.html.views import _esc
 
     assert _esc(value) == str(escape(value))
+
+
+_CELL_VALUE = st.one_of(st.none(), st.floats(), st.sampled_from([0.0, -0.0, 3.0, 1e6, 123.45, 0.001]),
+                        st.integers(-10**7, 10**7), st.sampled_from([0, 3]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=8), st.dictionaries(st.sampled_from(["a", "b", "c"]), _CELL_VALUE),
+                          st.dictionaries(st.sampled_from(["t"]), st.text(max_size=6))), min_size=1, max_size=6),
+       st.booleans())
+def test_section_rows_drawn_as_the_formatter_and_markupsafe_would(rows, cold):
+    """rows_html caches whole numeric cells by value and takes a two-map() way for tables of floats: every cell
+    must still be fmt_num's text, markupsafe-escaped, with the value's own spelling in data-v, whatever the mix
+    of floats, ints (3 is not 3.0 on the page), zeros of either sign and missing values, cache warm or cold."""
+    from markupsafe import escape
+
+    from awrscope.model import Row
+    from awrscope.render.html import views
+    from awrscope.render.numbers import fmt_num
+
+    if cold:
+        views._FLOAT_TD.clear()
+        views._INT_TD.clear()
+        views._FLOAT_TD[None] = views._EMPTY_NUM_TD
+    text_keys = sorted({k for _, _, text in rows for k in text})
+    cols = ([{"key": "name", "num": False}] + [{"key": k, "num": False} for k in text_keys]
+            + [{"key": k, "num": True} for k in ("a", "b", "c")] + [{"key": "line", "num": True}])
+    table = {"columns": cols, "rows": [{"row": Row(name or None, n + 1, values, text), "kind": None}
+                                       for n, (name, values, text) in enumerate(rows)]}
+
+    def cell(c, row):
+        if c["key"] == "name":
+            return f"<td>{escape(row.name or '')}</td>"
+        if c["key"] == "line":
+            return f'<td class="n" data-v="{row.line}">{row.line}</td>'
+        if c["num"]:
+            v = row.values.get(c["key"])
+            return '<td class="n" data-v=""></td>' if v is None else f'<td class="n" data-v="{v}">{escape(fmt_num(v))}</td>'
+        return f"<td>{escape(row.text.get(c['key'], ''))}</td>"
+
+    expected = "".join(f"<tr>{''.join(cell(c, r['row']) for c in cols)}</tr>\n" for r in table["rows"])
+    assert str(views.rows_html(table)) == expected
+    assert str(views.rows_html(table)) == expected  # and again, from a warm cache

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from itertools import chain
 from functools import lru_cache
 
 from markupsafe import Markup
@@ -196,14 +197,24 @@ def _cell_text_of(v: float, _type: type, _sign: float) -> str:
 
 
 def _num_td(v: float) -> str:
+    if v.__class__ is float:  # the common case, without fmt_num's unit branches; digits and signs need no escape
+        a = abs(v)
+        if a >= 1e6 or (a >= 100 and v.is_integer()):
+            text = f"{v:,.0f}"
+        elif a >= 100:
+            text = f"{v:,.1f}"
+        elif a >= 1 or a == 0:
+            text = f"{v:.2f}".rstrip("0").rstrip(".")
+        else:
+            text = f"{v:.3g}"
+        return f'<td class="n" data-v="{v}">{text}</td>'
     return f'<td class="n" data-v="{v}">{_cell_text(v)}</td>'
 
 
-# Whole numeric cells by value: one dict look-up per cell instead of a formatting call. Zeros are kept
-# by type and sign, which a dict keyed by value cannot tell apart (0 == 0.0 == -0.0).
-_FLOAT_TD: dict[float, str] = {}
+# Whole numeric cells by value: one dict look-up per cell instead of a formatting call. Floats and ints apart
+# (3 == 3.0 to a dict, not to the page), -0.0 never looked up (it is 0.0 to a dict); None is the empty cell.
+_FLOAT_TD: dict[float | None, str] = {}
 _INT_TD: dict[int, str] = {}
-_ZERO_TD: dict[tuple[type, float], str] = {}  # 0, 0.0 and -0.0 apart
 _TD_CACHE_MAX = 1 << 16
 
 
@@ -239,44 +250,72 @@ def rows_html(t: dict, prefix: str = "") -> Markup:
     template's autoescape did."""
     plan = [(0 if c["key"] == "name" else 1 if c["key"] == "line" else 2 if c["num"] else 3, c["key"])
             for c in t["columns"]]
-    floats, ints, zeros = _FLOAT_TD, _INT_TD, _ZERO_TD
-    if len(floats) > _TD_CACHE_MAX or len(ints) > _TD_CACHE_MAX:
-        floats.clear()
-        ints.clear()
+    if len(_FLOAT_TD) > _TD_CACHE_MAX or len(_INT_TD) > _TD_CACHE_MAX:
+        _FLOAT_TD.clear()
+        _INT_TD.clear()
+        _FLOAT_TD[None] = _EMPTY_NUM_TD
+    hows = [how for how, _ in plan]
+    k = hows.count(3)
+    # section_tables' layout (name, text columns, numeric columns, line), floats only and no -0.0 (a dict takes
+    # it for 0.0): the numeric cells of a row are two map() calls over the cache, the misses made one by one
+    if hows[:1 + k] == [0] + [3] * k and hows[-1:] == [1] and all(h == 2 for h in hows[1 + k:-1]):
+        values = list(chain.from_iterable(r["row"].values.values() for r in t["rows"]))
+        if set(map(type, values)) <= _FLOAT_TYPES and not any(v == 0 and math.copysign(1.0, v) < 0 for v in values):
+            return Markup(_float_rows_html(t["rows"], [key for _, key in plan[1:1 + k]],
+                                           [key for _, key in plan[1 + k:-1]], prefix))
     out = []
     for r in t["rows"]:
-        attrs = (f' id="{_esc(prefix)}{_esc(r["anchor"])}"' if r.get("anchor") else "") + \
-            (f' class="hl {_esc(r["kind"])}"' if r.get("kind") else "")
         row = r["row"]
-        values = row.values
-        parts = []
-        for how, key in plan:
-            if how == 2:
-                v = values.get(key)
-                if v is None:
-                    parts.append('<td class="n" data-v=""></td>')
-                    continue
-                cls = v.__class__
-                if v:
-                    cache = floats if cls is float else ints if cls is int else None
-                    td = cache.get(v) if cache is not None else None
-                    if td is None:
-                        td = _num_td(v)
-                        if cache is not None:
-                            cache[v] = td
-                else:
-                    td = zeros.get((cls, math.copysign(1.0, v)))
-                    if td is None:
-                        td = zeros[cls, math.copysign(1.0, v)] = _num_td(v)
-                parts.append(td)
-            elif how == 0:
-                parts.append(f"<td>{_esc(row.name or '')}</td>")
-            elif how == 1:
-                parts.append(f'<td class="n" data-v="{row.line}">{row.line}</td>')
-            else:
-                parts.append(f"<td>{_esc(row.text.get(key, ''))}</td>")
-        out.append(f"<tr{attrs}>{''.join(parts)}</tr>\n")
+        out.append(f"<tr{_row_attrs(r, prefix)}>{''.join(_cell_td(how, key, row) for how, key in plan)}</tr>\n")
     return Markup("".join(out))
+
+
+_EMPTY_NUM_TD = '<td class="n" data-v=""></td>'
+_FLOAT_TD[None] = _EMPTY_NUM_TD
+_FLOAT_TYPES = {float, type(None)}
+
+
+def _row_attrs(r: dict, prefix: str) -> str:
+    return (f' id="{_esc(prefix)}{_esc(r["anchor"])}"' if r.get("anchor") else "") + \
+        (f' class="hl {_esc(r["kind"])}"' if r.get("kind") else "")
+
+
+def _float_rows_html(rows: list[dict], text_keys: list[str], num_keys: list[str], prefix: str) -> str:
+    cache = _FLOAT_TD
+    get = cache.get
+    out = []
+    for r in rows:
+        row = r["row"]
+        vals = list(map(row.values.get, num_keys))
+        tds = list(map(get, vals))
+        if None in tds:
+            for i, td in enumerate(tds):
+                if td is None:
+                    tds[i] = cache[vals[i]] = _num_td(vals[i])
+        texts = "".join([f"<td>{_esc(row.text.get(key, ''))}</td>" for key in text_keys]) if text_keys else ""
+        out.append(f"<tr{_row_attrs(r, prefix)}><td>{_esc(row.name or '')}</td>{texts}{''.join(tds)}"
+                   f'<td class="n" data-v="{row.line}">{row.line}</td></tr>\n')
+    return "".join(out)
+
+
+def _cell_td(how: int, key: str, row) -> str:
+    """One cell of the general way: any value type."""
+    if how == 2:
+        v = row.values.get(key)
+        if v is None:
+            return _EMPTY_NUM_TD
+        cache = _FLOAT_TD if v.__class__ is float else _INT_TD if v.__class__ is int else None
+        if not v or cache is None:
+            return _num_td(v)
+        td = cache.get(v)
+        if td is None:
+            td = cache[v] = _num_td(v)
+        return td
+    if how == 0:
+        return f"<td>{_esc(row.name or '')}</td>"
+    if how == 1:
+        return f'<td class="n" data-v="{row.line}">{row.line}</td>'
+    return f"<td>{_esc(row.text.get(key, ''))}</td>"
 
 
 def cells(r: dict, cols: list[dict]) -> list[tuple[str, object]]:
@@ -304,16 +343,11 @@ def section_tables(report: Report | None) -> list[dict]:
         return []
     tables = []
     for key, sec in report.sections.items():
-        text_cols: list[str] = []
-        for row in sec.rows:
-            for k in row.text:
-                if k not in text_cols:
-                    text_cols.append(k)
-        val_cols = [k for k in sec.units if k not in text_cols and any(k in r.values for r in sec.rows)]
-        for row in sec.rows:
-            for k in row.values:
-                if k not in val_cols:
-                    val_cols.append(k)
+        # keys in the order of their first appearance, collected at C speed (a section has thousands of rows)
+        text_cols = list(dict.fromkeys(chain.from_iterable(r.text for r in sec.rows)))
+        seen_vals = dict.fromkeys(chain.from_iterable(r.values for r in sec.rows))
+        val_cols = [k for k in sec.units if k not in text_cols and k in seen_vals]
+        val_cols += [k for k in seen_vals if k not in val_cols]
         cols = [{"key": "name", "label": "name", "unit": "", "num": False}]
         cols += [{"key": k, "label": k, "unit": "", "num": False} for k in text_cols if k != "name"]
         cols += [{"key": k, "label": k, "unit": sec.units.get(k, ""), "num": True} for k in val_cols]
