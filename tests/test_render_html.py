@@ -423,3 +423,32 @@ def test_line_references_of_a_multi_report_page_stay_in_their_report(corpus):
     for k, part in enumerate(html.split('<article class="report"')[1:], 1):
         p = _Refs(part)
         assert p.refs and all(r["href"].startswith(f"#r{k}-") and r["href"][1:] in p.rows for r in p.refs)
+
+
+def test_compiled_templates_are_kept_between_runs_and_an_unusable_cache_costs_nothing(corpus, tmp_path):
+    """Issue 20: the page's templates are compiled once and kept in the user's cache directory (Jinja's
+    bytecode cache, per Jinja version); the second run reads them and draws the same page. A cache directory
+    that cannot be made (here a path under a regular file) or AWRSCOPE_TEMPLATE_CACHE=0 only costs the compile."""
+    import os
+    import subprocess
+    import sys
+
+    report = str(corpus / "awr_html_10204_radtek_orass1_dbcont03_46333_46339.html")
+
+    def page(cache_home: Path, **env) -> bytes:
+        run = subprocess.run([sys.executable, "-m", "awrscope", "analyze", "--format", "html", report],
+                             capture_output=True, check=True,
+                             env={**os.environ, "XDG_CACHE_HOME": str(cache_home), **env})
+        assert run.stderr == b""
+        return run.stdout
+
+    first = page(tmp_path / "cache")
+    kept = sorted((tmp_path / "cache").glob("awrscope/templates-jinja*/__jinja2_*.cache"))
+    assert len(kept) >= 5  # the page and its partials
+    stamps = [p.stat().st_mtime_ns for p in kept]
+    assert page(tmp_path / "cache") == first
+    assert [p.stat().st_mtime_ns for p in kept] == stamps  # read, not written again
+    (tmp_path / "file").write_text("x")
+    assert page(tmp_path / "file" / "below") == first
+    assert page(tmp_path / "off", AWRSCOPE_TEMPLATE_CACHE="0") == first
+    assert not (tmp_path / "off").exists()
