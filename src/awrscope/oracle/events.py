@@ -2,8 +2,8 @@
 the idle-event list (spec A.6, P03, P11, P25). Read by the parsers, metrics and rules alike."""
 from __future__ import annotations
 
+import os
 from functools import lru_cache
-from pathlib import Path
 
 # Full names of events whose truncation matters to the analysis. A printed name
 # that is a unique prefix of exactly one of these is expanded to it.
@@ -50,7 +50,8 @@ ALIASES = {
 
 def _load_catalogue() -> dict[str, str]:
     """event (lower case) -> wait class, from wait_events.tsv beside this module."""
-    text = (Path(__file__).with_name("wait_events.tsv")).read_text(encoding="utf-8")
+    with open(os.path.join(os.path.dirname(__file__), "wait_events.tsv"), encoding="utf-8") as fh:
+        text = fh.read()
     out: dict[str, str] = {}
     for line in text.splitlines():
         if line and not line.startswith("#"):

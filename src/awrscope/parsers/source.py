@@ -11,10 +11,8 @@ import io
 import os
 import stat
 import sys
-import zipfile
 import zlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterator
 
 from ..errors import AwrscopeError, InputError, SkippedInput
@@ -53,14 +51,13 @@ def expand_inputs(args: list[str]) -> list[Input]:
         if a == "-":
             out.append(Input(a))
             continue
-        p = Path(a)
-        if p.is_dir():
+        if os.path.isdir(a):
             unreadable: list[str] = []
-            for root, dirs, files in os.walk(p, onerror=lambda e: unreadable.append(e.filename)):
+            for root, dirs, files in os.walk(a, onerror=lambda e: unreadable.append(e.filename)):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 out.extend(Input(os.path.join(root, f), True) for f in sorted(files) if not f.startswith("."))
             out.extend(Input(u) for u in unreadable if u)
-        elif p.exists():
+        elif os.path.exists(a):
             out.append(Input(a))
         elif any(ch in a for ch in "*?["):
             matches = sorted(glob.glob(a, recursive=True))
@@ -200,6 +197,8 @@ def _zip_members(fh, name: str, max_bytes: int) -> Iterator[Source | AwrscopeErr
     """The members of an archive, decompressed one at a time as the caller asks for them. The archive is
     opened and its total size checked at once (raising InputError); a member that cannot be read is
     yielded as its error. Members are found, not named: one that is not a report is skipped."""
+    import zipfile  # here: 1 ms of imports that reading a plain report never needs
+
     try:
         zf = zipfile.ZipFile(fh)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
@@ -220,6 +219,8 @@ def _zip_members(fh, name: str, max_bytes: int) -> Iterator[Source | AwrscopeErr
 
 
 def _each_member(zf, fh, members, name: str, max_bytes: int) -> Iterator[Source | AwrscopeError]:
+    import zipfile
+
     with fh, zf:
         for info in members:
             label = f"{name}:{info.filename}"
