@@ -91,11 +91,33 @@ def run_once(path: Path, analyze, analysis_document) -> dict[str, float] | None:
     t["rendering"] = t5 - t4
     t["bytes"] = src.size
     t["html"] = det.format == "html"
+    t["cells"] = _cells(report)
     return t
 
 
+_NOT_TIMES = ("bytes", "html", "cells")
+
+
+def _cells(report) -> int:
+    """Parsed cells of a report (each row's values and texts, and its name): text reports carry three times
+    the cells of an HTML report per byte, so per cell is how the two formats' parsers compare."""
+    sections = list(report.sections.values()) + [s for p in report.periods for s in p.sections.values()]
+    return sum(len(r.values) + len(r.text) + 1 for s in sections for r in s.rows)
+
+
+def _runs(cmd: list[str], env: dict, n: int = 7) -> list[float]:
+    """Wall times of a command, the first (cold page cache, template cache written) not counted."""
+    subprocess.run(cmd, capture_output=True, env=env)
+    runs = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, env=env)
+        runs.append(time.perf_counter() - t0)
+    return runs
+
+
 def _total(t: dict) -> float:
-    return sum(v for k, v in t.items() if k not in ("bytes", "html"))
+    return sum(v for k, v in t.items() if k not in _NOT_TIMES)
 
 
 def _read_plain(path: Path) -> bytes:
@@ -351,7 +373,9 @@ def main() -> int:
         if sub:
             s = sum(_total(t) for t in sub)
             smb = sum(t["bytes"] for t in sub) / 1e6
-            print(f"  {label:<6} reports: {len(sub):>4}, {smb:6.1f} MB, all phases {s:7.3f} s = {smb / s:5.1f} MB/s")
+            cells = sum(t["cells"] for t in sub)
+            print(f"  {label:<6} reports: {len(sub):>4}, {smb:6.1f} MB, all phases {s:7.3f} s = {smb / s:5.1f} MB/s; "
+                  f"{cells:,} cells ({cells / smb:,.0f} per MB) = {cells / s / 1e3:,.0f}k cells/s")
     lat = sorted(sum(t[ph] for ph in phases) for t in per_report)
     print(f"per-report latency: median {statistics.median(lat) * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
     floor = sum(t["read+decode"] for t in per_report)
@@ -404,18 +428,30 @@ def main() -> int:
         print("peak RSS: could not be measured")
 
     if args.parallel and not args.files:
-        for jobs in ("1", "0"):
-            cmd = [sys.executable, "-m", "awrscope", "analyze", "--format", "json", "-j", jobs,
-                   *[str(p) for p in paths if p.exists()]]
+        corpus_files = [str(p) for p in paths if p.exists()]
+        corpus_mb = sum(p.stat().st_size for p in paths if p.exists()) / 1e6
+        whole: dict[tuple[str, str], float] = {}
+        for fmt, jobs in (("json", "1"), ("json", "0"), ("html", "1")):
+            # in-process main() with the peak RSS (VmHWM) printed last: the one HTML page holds every report
+            code = (hwm + "import sys\nfrom awrscope.cli import main\n"
+                    "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+                    "sys.stderr.write('\\nVmHWM %d\\n' % _hwm_kb())\n")
+            cmd = [sys.executable, "-c", code, "analyze", "--format", fmt, "-j", jobs, "-o",
+                   os.devnull if fmt == "json" else str(Path(tempfile.gettempdir()) / "awrscope-bench.html"),
+                   *corpus_files]
             t0 = time.perf_counter()
             p = subprocess.run(cmd, capture_output=True, env=env)
-            dt = time.perf_counter() - t0
+            dt = whole[fmt, jobs] = time.perf_counter() - t0
             if b"no such option" in p.stderr.lower():
                 print("many inputs: this version has no -j/--jobs option")
                 break
-            print(f"whole CLI `awrscope analyze -j {jobs}` on all {len(paths)} corpus files "
-                  f"({'one process' if jobs == '1' else 'one process per core'}): {dt:.1f} s = "
-                  f"{sum(p.stat().st_size for p in paths if p.exists()) / 1e6 / dt:.1f} MB/s")
+            peak = p.stderr.rsplit(b"VmHWM", 1)[-1].split()
+            print(f"whole CLI `awrscope analyze --format {fmt} -j {jobs}` on all {len(paths)} corpus files "
+                  f"({'one process' if jobs == '1' else 'one process per core'}): {dt:.1f} s = {corpus_mb / dt:.1f} MB/s"
+                  + (f", peak RSS {int(peak[0]) / 1024:.0f} MiB" if peak and peak[0].isdigit() and jobs == "1" else ""))
+        if ("html", "1") in whole:
+            print(f"HTML page / JSON output speed, whole corpus, one process: "
+                  f"{whole['json', '1'] / whole['html', '1']:.2f}x")
 
     if not args.no_cli:
         # this checkout's code, not whatever `awrscope` is installed: python -m awrscope with src/ on the path
@@ -424,26 +460,19 @@ def main() -> int:
         readable = [p for p in paths if p.exists()]
         typical = min(readable, key=lambda p: abs(p.stat().st_size - 1_000_000))  # the issue's "typical 1 MB report"
         median_size = sorted(readable, key=lambda p: p.stat().st_size)[len(readable) // 2]
-        for label, target in (("a typical 1 MB report", typical), ("the median-size report", median_size)):
-            cmd = [sys.executable, "-m", "awrscope", verb, "--format", "json", str(target)]
-            runs = []
-            for _ in range(5):
-                t0 = time.perf_counter()
-                subprocess.run(cmd, capture_output=True, env=env)
-                runs.append(time.perf_counter() - t0)
-            print(f"whole CLI `awrscope {verb}` on {label} ({target.name}, {target.stat().st_size / 1e6:.2f} MB): "
-                  f"median {statistics.median(runs) * 1000:.0f} ms, best {min(runs) * 1000:.0f} ms "
-                  f"(interpreter start included)")
-        cmd = [sys.executable, "-m", "awrscope", "--help"]
-        runs = []
-        for _ in range(5):
-            t0 = time.perf_counter()
-            subprocess.run(cmd, capture_output=True, env=env)
-            runs.append(time.perf_counter() - t0)
+        for label, target, fmt in (("a typical 1 MB report", typical, "json"), ("a typical 1 MB report", typical, "html"),
+                                   ("the median-size report", median_size, "json")):
+            if fmt == "html" and verb != "analyze":
+                continue
+            runs = _runs([sys.executable, "-m", "awrscope", verb, "--format", fmt, str(target)], env)
+            print(f"whole CLI `awrscope {verb} --format {fmt}` on {label} ({target.name}, "
+                  f"{target.stat().st_size / 1e6:.2f} MB): median {statistics.median(runs) * 1000:.0f} ms, "
+                  f"best {min(runs) * 1000:.0f} ms (interpreter start included)")
+        runs = _runs([sys.executable, "-m", "awrscope", "--help"], env)
         print(f"interpreter start + import (`awrscope --help`): median {statistics.median(runs) * 1000:.0f} ms")
-
-    if args.peers:
-        run_peers(args.peers, kept, args.repeat, args.peer_python)
+        runs = _runs([sys.executable, "-c", "pass"], env)
+        print(f"bare interpreter start (`python -c pass`, this interpreter's site hooks included): "
+              f"median {statistics.median(runs) * 1000:.0f} ms")
     return 0
 
 
