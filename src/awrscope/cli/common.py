@@ -91,10 +91,10 @@ def emit(text: str, output: str | None) -> None:
         click.echo(text)
         return
     folder = os.path.dirname(os.path.abspath(output))
+    # as tempfile.mkstemp does (a new file, mode 0600, never one that exists), without its 5 ms of imports
+    tmp = os.path.join(folder, f".awrscope-{os.getpid()}-{os.urandom(6).hex()}")
     try:
-        import tempfile  # only -o needs it
-
-        fd, tmp = tempfile.mkstemp(prefix=".awrscope-", dir=folder)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except OSError as e:  # a missing or read-only directory: one line, not a traceback
         click.echo(f"awrscope: cannot write {output}: {e.strerror or e}", err=True)
         sys.exit(EXIT_UNUSABLE)
