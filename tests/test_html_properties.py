@@ -236,12 +236,14 @@ _CELL_VALUE = st.one_of(st.none(), st.floats(), st.sampled_from([0.0, -0.0, 3.0,
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.text(max_size=8), st.dictionaries(st.sampled_from(["a", "b", "c"]), _CELL_VALUE),
-                          st.dictionaries(st.sampled_from(["t"]), st.text(max_size=6))), min_size=1, max_size=6),
+                          st.dictionaries(st.sampled_from(["t"]), st.text(max_size=6)),
+                          st.sampled_from([None, "temp", "undo"]), st.booleans()), min_size=1, max_size=6),
        st.booleans())
 def test_section_rows_drawn_as_the_formatter_and_markupsafe_would(rows, cold):
     """rows_html caches whole numeric cells by value and takes a two-map() way for tables of floats: every cell
     must still be fmt_num's text, markupsafe-escaped, with the value's own spelling in data-v, whatever the mix
-    of floats, ints (3 is not 3.0 on the page), zeros of either sign and missing values, cache warm or cold."""
+    of floats, ints (3 is not 3.0 on the page), zeros of either sign and missing values, cache warm or cold;
+    and each row keeps its own id (a cited row) and class (TEMP/UNDO)."""
     from markupsafe import escape
 
     from awrscope.model import Row
@@ -252,11 +254,13 @@ def test_section_rows_drawn_as_the_formatter_and_markupsafe_would(rows, cold):
         views._FLOAT_TD.clear()
         views._INT_TD.clear()
         views._FLOAT_TD[None] = views._EMPTY_NUM_TD
-    text_keys = sorted({k for _, _, text in rows for k in text})
+    text_keys = sorted({k for _, _, text, _, _ in rows for k in text})
     cols = ([{"key": "name", "num": False}] + [{"key": k, "num": False} for k in text_keys]
             + [{"key": k, "num": True} for k in ("a", "b", "c")] + [{"key": "line", "num": True}])
-    table = {"columns": cols, "rows": [{"row": Row(name or None, n + 1, values, text), "kind": None}
-                                       for n, (name, values, text) in enumerate(rows)]}
+    table = {"columns": cols, "rows": [Row(name or None, n + 1, values, text) for n, (name, values, text, _, _)
+                                       in enumerate(rows)],
+             "kinds": {n: kind for n, (_, _, _, kind, _) in enumerate(rows) if kind},
+             "anchors": {n: f"s-L{n + 1}" for n, (_, _, _, _, cited) in enumerate(rows) if cited}}
 
     def cell(c, row):
         if c["key"] == "name":
@@ -268,6 +272,11 @@ def test_section_rows_drawn_as_the_formatter_and_markupsafe_would(rows, cold):
             return '<td class="n" data-v=""></td>' if v is None else f'<td class="n" data-v="{v}">{escape(fmt_num(v))}</td>'
         return f"<td>{escape(row.text.get(c['key'], ''))}</td>"
 
-    expected = "".join(f"<tr>{''.join(cell(c, r['row']) for c in cols)}</tr>\n" for r in table["rows"])
-    assert str(views.rows_html(table)) == expected
-    assert str(views.rows_html(table)) == expected  # and again, from a warm cache
+    def attrs(n):
+        return ((f' id="p-s-L{n + 1}"' if n in table["anchors"] else "")
+                + (f' class="hl {table["kinds"][n]}"' if n in table["kinds"] else ""))
+
+    expected = "".join(f"<tr{attrs(n)}>{''.join(cell(c, row) for c in cols)}</tr>\n"
+                       for n, row in enumerate(table["rows"]))
+    assert str(views.rows_html(table, "p-")) == expected
+    assert str(views.rows_html(table, "p-")) == expected  # and again, from a warm cache

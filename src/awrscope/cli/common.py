@@ -100,7 +100,8 @@ def emit(text: str, output: str | None) -> None:
         sys.exit(EXIT_UNUSABLE)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+            fh.write(text)  # not text + "\n": a page of the whole corpus is 46 MB to copy
+            fh.write("\n")
         os.replace(tmp, output)
         size = os.path.getsize(output)
         click.echo(f"awrscope: wrote {output} ({size / 1024:,.0f} KiB)" if size >= 1024 else

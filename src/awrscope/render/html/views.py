@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import math
-from itertools import chain
 from functools import lru_cache
+from itertools import chain
+from typing import Callable
 
 from markupsafe import Markup
 
-from ...model import Report
+from ...model import Report, Row
 from ...oracle.events import EVENT_CLASS
 from ..numbers import fmt_num
 from . import svg
@@ -99,16 +100,22 @@ def row_refs(tables: list[dict], cited: set[tuple[str, int]]) -> dict[str, dict]
     becomes a link to the row (which gets that id), titled with the row's cells (report text: the templates
     escape it). Only cited rows get an id: a large report's tables hold thousands of rows."""
     refs: dict[str, dict] = {}
+    lines_of: dict[str, set[int]] = {}
+    for section, line in cited:
+        lines_of.setdefault(section, set()).add(line)
     for t in tables:
+        wanted = lines_of.get(t["key"])
+        if not wanted:
+            continue
         cols = t["columns"]
-        for r in t["rows"]:
-            ref = f"{t['key']}:{r['line']}"
-            if (t["key"], r["line"]) not in cited or ref in refs:  # one id per (section, line): an HTML report
-                continue                                            # may print several rows on one line
-            text = " · ".join(f"{c['label']} {x}" if c["key"] != "name" else x for c, (x, _) in zip(cols, cells(r, cols))
-                              if x != "" and c["key"] != "line" and (c["key"] == "name" or x != r["name"]))
-            r["anchor"] = f"{t['key']}-L{r['line']}"
-            refs[ref] = {"id": r["anchor"], "title": _trunc(f"{t['title']}, line {r['line']}: {text}", MAX_REF_TEXT)}
+        for i, row in enumerate(t["rows"]):
+            ref = f"{t['key']}:{row.line}"
+            if row.line not in wanted or ref in refs:  # one id per (section, line): an HTML report
+                continue                               # may print several rows on one line
+            text = " · ".join(f"{c['label']} {x}" if c["key"] != "name" else x for c, (x, _) in zip(cols, cells(row, cols))
+                              if x != "" and c["key"] != "line" and (c["key"] == "name" or x != row.name))
+            t["anchors"][i] = f"{t['key']}-L{row.line}"
+            refs[ref] = {"id": t["anchors"][i], "title": _trunc(f"{t['title']}, line {row.line}: {text}", MAX_REF_TEXT)}
     return refs
 
 
@@ -259,14 +266,14 @@ def rows_html(t: dict, prefix: str = "") -> Markup:
     # section_tables' layout (name, text columns, numeric columns, line), floats only and no -0.0 (a dict takes
     # it for 0.0): the numeric cells of a row are two map() calls over the cache, the misses made one by one
     if hows[:1 + k] == [0] + [3] * k and hows[-1:] == [1] and all(h == 2 for h in hows[1 + k:-1]):
-        values = list(chain.from_iterable(r["row"].values.values() for r in t["rows"]))
+        values = list(chain.from_iterable(row.values.values() for row in t["rows"]))
         if set(map(type, values)) <= _FLOAT_TYPES and not any(v == 0 and math.copysign(1.0, v) < 0 for v in values):
-            return Markup(_float_rows_html(t["rows"], [key for _, key in plan[1:1 + k]],
-                                           [key for _, key in plan[1 + k:-1]], prefix))
+            return Markup(_float_rows_html(t, [key for _, key in plan[1:1 + k]], [key for _, key in plan[1 + k:-1]],
+                                           prefix))
+    attrs = _row_attrs(t, prefix)
     out = []
-    for r in t["rows"]:
-        row = r["row"]
-        out.append(f"<tr{_row_attrs(r, prefix)}>{''.join(_cell_td(how, key, row) for how, key in plan)}</tr>\n")
+    for i, row in enumerate(t["rows"]):
+        out.append(f"<tr{attrs(i)}>{''.join(_cell_td(how, key, row) for how, key in plan)}</tr>\n")
     return Markup("".join(out))
 
 
@@ -275,25 +282,29 @@ _FLOAT_TD[None] = _EMPTY_NUM_TD
 _FLOAT_TYPES = {float, type(None)}
 
 
-def _row_attrs(r: dict, prefix: str) -> str:
-    return (f' id="{_esc(prefix)}{_esc(r["anchor"])}"' if r.get("anchor") else "") + \
-        (f' class="hl {_esc(r["kind"])}"' if r.get("kind") else "")
+def _row_attrs(t: dict, prefix: str) -> Callable[[int], str]:
+    """The attributes of row i of a table: its id when a finding cites it, its class when it is TEMP or UNDO."""
+    anchors, kinds = t["anchors"], t["kinds"]
+    if not anchors and not kinds:
+        return lambda i: ""
+    return lambda i: (f' id="{_esc(prefix)}{_esc(anchors[i])}"' if anchors.get(i) else "") + \
+        (f' class="hl {_esc(kinds[i])}"' if kinds.get(i) else "")
 
 
-def _float_rows_html(rows: list[dict], text_keys: list[str], num_keys: list[str], prefix: str) -> str:
+def _float_rows_html(t: dict, text_keys: list[str], num_keys: list[str], prefix: str) -> str:
     cache = _FLOAT_TD
     get = cache.get
+    attrs = _row_attrs(t, prefix)
     out = []
-    for r in rows:
-        row = r["row"]
+    for i, row in enumerate(t["rows"]):
         vals = list(map(row.values.get, num_keys))
         tds = list(map(get, vals))
         if None in tds:
-            for i, td in enumerate(tds):
+            for j, td in enumerate(tds):
                 if td is None:
-                    tds[i] = cache[vals[i]] = _num_td(vals[i])
+                    tds[j] = cache[vals[j]] = _num_td(vals[j])
         texts = "".join([f"<td>{_esc(row.text.get(key, ''))}</td>" for key in text_keys]) if text_keys else ""
-        out.append(f"<tr{_row_attrs(r, prefix)}><td>{_esc(row.name or '')}</td>{texts}{''.join(tds)}"
+        out.append(f"<tr{attrs(i)}><td>{_esc(row.name or '')}</td>{texts}{''.join(tds)}"
                    f'<td class="n" data-v="{row.line}">{row.line}</td></tr>\n')
     return "".join(out)
 
@@ -318,9 +329,8 @@ def _cell_td(how: int, key: str, row) -> str:
     return f"<td>{_esc(row.text.get(key, ''))}</td>"
 
 
-def cells(r: dict, cols: list[dict]) -> list[tuple[str, object]]:
+def cells(row: Row, cols: list[dict]) -> list[tuple[str, object]]:
     """A table row's (text, sort value) cells: made for the few rows a line reference needs, not for every row."""
-    row = r["row"]
     out = []
     for c in cols:
         if c["key"] == "name":
@@ -337,8 +347,8 @@ def cells(r: dict, cols: list[dict]) -> list[tuple[str, object]]:
 
 
 def section_tables(report: Report | None) -> list[dict]:
-    """Every parsed section as a table: columns (label, unit) and its rows (the parsed row, its kind, line and
-    name; rows_html draws them, cells() gives one row's (text, sort value) cells)."""
+    """Every parsed section as a table: columns (label, unit), its parsed rows (the first MAX_TABLE_ROWS), the
+    TEMP/UNDO kind of I/O rows by index; rows_html draws them, cells() gives one row's (text, sort value) cells."""
     if report is None:
         return []
     tables = []
@@ -352,11 +362,12 @@ def section_tables(report: Report | None) -> list[dict]:
         cols += [{"key": k, "label": k, "unit": "", "num": False} for k in text_cols if k != "name"]
         cols += [{"key": k, "label": k, "unit": sec.units.get(k, ""), "num": True} for k in val_cols]
         cols.append({"key": "line", "label": "line", "unit": "", "num": True})
-        io_rows = key in ("tablespace_io", "file_io")
-        rows = [{"row": row, "kind": io_kind(row.name) if io_rows else None, "line": row.line, "name": row.name}
-                for row in sec.rows[:MAX_TABLE_ROWS]]
+        rows = sec.rows[:MAX_TABLE_ROWS]
+        kinds = {i: k for i, k in enumerate(map(io_kind, (r.name for r in rows))) if k} \
+            if key in ("tablespace_io", "file_io") else {}
+        # anchors: row index -> id, for the rows a finding cites (row_refs)
         tables.append({"key": key, "title": sec.title, "line": sec.line, "columns": cols, "rows": rows,
-                       "total_rows": len(sec.rows), "notes": list(sec.notes)})
+                       "kinds": kinds, "anchors": {}, "total_rows": len(sec.rows), "notes": list(sec.notes)})
     return tables
 
 
