@@ -77,7 +77,8 @@ def _template_cache() -> _TemplateCache | None:
 def environment() -> Environment:
     env = Environment(loader=PackageLoader("awrscope.render.html", "templates"),
                       autoescape=select_autoescape(["html", "j2", "svg"], default=True, default_for_string=True),
-                      trim_blocks=True, lstrip_blocks=True, bytecode_cache=_template_cache())
+                      trim_blocks=True, lstrip_blocks=True, bytecode_cache=_template_cache(),
+                      auto_reload=False)  # package data: no stat() of each partial at every page
     env.filters["num"] = fmt_num
     env.filters["json_island"] = _json_island
     env.filters["sevclass"] = lambda s: SEVERITY_CLASS.get(s, "sev-info")
