@@ -74,19 +74,28 @@ class Section:
     units: Mapping[str, str]
     rows: tuple[Row, ...]
     notes: tuple[str, ...] = ()
-    # Lookup by normalised row name, built by the parser (first row wins).
-    index: Mapping[str, Row] = field(default_factory=dict, repr=False, compare=False)
+    # Lookup by normalised row name (first row wins), built when a row is first looked up by name: most
+    # sections are only ever iterated, and the index cost a tenth of the parse.
+    index: Mapping[str, Row] | None = field(default=None, repr=False, compare=False)
 
     def row(self, name: str) -> Row | None:
         """The row with this name; a name cut short as the text report prints it
         (``control file sequential re``) finds the row when exactly one matches."""
-        found = self.index.get("=" + " ".join(name.split()))  # exact case first: 'DML lock allocation' vs 'dml lock allocation'
+        index = self.index
+        if index is None:
+            index = {}
+            for r in self.rows:
+                if r.name:
+                    index.setdefault(normalise_name(r.name), r)
+                    index.setdefault("=" + " ".join(r.name.split()), r)
+            object.__setattr__(self, "index", index)  # frozen: a cache, not a change of the section
+        found = index.get("=" + " ".join(name.split()))  # exact case first: 'DML lock allocation' vs 'dml lock allocation'
         if found is not None:
             return found
         key = normalise_name(name)
-        found = self.index.get(key)
+        found = index.get(key)
         if found is None and len(key) >= 10:
-            hits = [r for k, r in self.index.items() if k.startswith(key) and not k.startswith("=")]
+            hits = [r for k, r in index.items() if k.startswith(key) and not k.startswith("=")]
             if len(hits) == 1:
                 found = hits[0]
         return found
@@ -109,13 +118,7 @@ class Section:
 
 def make_section(key: str, title: str, line: int, units: Mapping[str, str], rows: Iterable[Row],
                  notes: Iterable[str] = ()) -> Section:
-    rows = tuple(rows)
-    index: dict[str, Row] = {}
-    for r in rows:
-        if r.name:
-            index.setdefault(normalise_name(r.name), r)
-            index.setdefault("=" + " ".join(r.name.split()), r)
-    return Section(key, title, line, dict(units), rows, tuple(notes), index)
+    return Section(key, title, line, dict(units), tuple(rows), tuple(notes))
 
 
 def normalise_name(name: str) -> str:
