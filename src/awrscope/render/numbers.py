@@ -19,14 +19,19 @@ def fmt_num(v: float | int | None, unit: str = "", none: str = "n/a") -> str:
     if a >= 1e4 and unit in ("B", "B/s"):
         s = f"{v / 1024:.1f} KiB"
         return s + ("/s" if unit == "B/s" else "")
-    if a >= 1e6 or (a >= 100 and float(v).is_integer()):
-        s = f"{v:,.0f}"
-    elif a >= 100:
-        s = f"{v:,.1f}"
-    elif a >= 1 or a == 0:
-        s = f"{v:.2f}".rstrip("0").rstrip(".")
-    else:
-        s = f"{v:.3g}"
+    s = plain_number(v)
     if unit in ("1/s", "1/h", "1/min"):
         return f"{s}{unit[1:]}"
     return f"{s} {unit}".rstrip() if unit else s
+
+
+def plain_number(v: float | int) -> str:
+    """A number without its unit: thousands separated, about three significant digits below 100."""
+    a = abs(v)
+    if a >= 1e6 or (a >= 100 and float(v).is_integer()):
+        return f"{v:,.0f}"
+    if a >= 100:
+        return f"{v:,.1f}"
+    if a >= 1 or a == 0:
+        return f"{v:.2f}".rstrip("0").rstrip(".")
+    return f"{v:.3g}"

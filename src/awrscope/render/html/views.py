@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from ...model import Report, Row
 from ...oracle.events import EVENT_CLASS
-from ..numbers import fmt_num
+from ..numbers import fmt_num, plain_number
 from . import svg
 from .data import chart_data, io_kind
 
@@ -205,16 +205,7 @@ def _cell_text_of(v: float, _type: type, _sign: float) -> str:
 
 def _num_td(v: float) -> str:
     if v.__class__ is float:  # the common case, without fmt_num's unit branches; digits and signs need no escape
-        a = abs(v)
-        if a >= 1e6 or (a >= 100 and v.is_integer()):
-            text = f"{v:,.0f}"
-        elif a >= 100:
-            text = f"{v:,.1f}"
-        elif a >= 1 or a == 0:
-            text = f"{v:.2f}".rstrip("0").rstrip(".")
-        else:
-            text = f"{v:.3g}"
-        return f'<td class="n" data-v="{v}">{text}</td>'
+        return f'<td class="n" data-v="{v}">{plain_number(v)}</td>'
     return f'<td class="n" data-v="{v}">{_cell_text(v)}</td>'
 
 
