@@ -7,6 +7,11 @@ from .catalog import BY_ID
 from .values import Metrics, MetricValue, Source, rounding_error
 
 
+#: Load Profile rows that print the same figure per second as an Instance Activity statistic (AWR 'Redo size
+#: (bytes):', Statspack and AWR 10g 'Redo size:').
+_LOAD_PROFILE_NAMES = {"redo size": ("redo size (bytes)", "redo size")}
+
+
 class Builder:
     def __init__(self, report: Report, alpha: float):
         self.r = report
@@ -76,7 +81,24 @@ class Builder:
             if err_printed <= err_computed:
                 return self.put(id, printed, [Source("instance_activity", row.name, "per_second", row.line, printed)],
                                 note="printed per Second (finer than total / elapsed)")
+        if total is None and printed is None:
+            lp = self._load_profile_row(stat_name)
+            if lp is not None:  # a report cut before Instance Activity Stats, or printing none (compare pages)
+                v = lp.values["per_second"]
+                return self.put(id, v, [Source("load_profile", lp.name, "per_second", lp.line, v)],
+                                formula=f"Load Profile '{lp.name}' per Second",
+                                note="no Instance Activity Statistics in this report")
         return self.ratio(id, total, e, [src], reason=reason)
+
+    def _load_profile_row(self, stat_name: str) -> Row | None:
+        sec = self.r.sections.get("load_profile")
+        if sec is None:
+            return None
+        for name in _LOAD_PROFILE_NAMES.get(stat_name, ()):
+            row = sec.row(name)
+            if row is not None and row.values.get("per_second") is not None:
+                return row
+        return None
 
     def os_stat(self, name: str) -> tuple[float | None, Source | None]:
         sec = self.r.sections.get("os_stats")

@@ -48,20 +48,24 @@ ALIASES = {
     "db list of blocks write": "db file parallel write",
 }
 
-def _load_catalogue() -> dict[str, str]:
-    """event (lower case) -> wait class, from wait_events.tsv beside this module."""
+def _load_catalogue() -> tuple[dict[str, str], dict[str, str]]:
+    """(event (lower case) -> wait class, event (lower case) -> its spelling), from wait_events.tsv
+    beside this module."""
     with open(os.path.join(os.path.dirname(__file__), "wait_events.tsv"), encoding="utf-8") as fh:
         text = fh.read()
-    out: dict[str, str] = {}
+    classes: dict[str, str] = {}
+    spelling: dict[str, str] = {}
     for line in text.splitlines():
         if line and not line.startswith("#"):
             name, cls = line.split("\t")
-            out[" ".join(name.lower().split())] = cls.strip()
-    return out
+            low = " ".join(name.lower().split())
+            classes[low] = cls.strip()
+            spelling[low] = " ".join(name.split())
+    return classes, spelling
 
 
 #: Wait class of each catalogued event (lower-case name -> class), for reports that print none.
-EVENT_CLASS: dict[str, str] = _load_catalogue()
+EVENT_CLASS, _SPELLING = _load_catalogue()
 IDLE_EVENTS = frozenset(name for name, cls in EVENT_CLASS.items() if cls == "Idle")
 
 _CLASS_PREFIX = {"concurrenc": "Concurrency", "applicat": "Application", "cluster": "Cluster", "user i": "User I/O",
@@ -84,7 +88,9 @@ def wait_class(name: str, printed: str | None = None) -> str:
         return cls
     if n.startswith(("gc ", "gcs ", "ges ")):
         return "Cluster"
-    if n.startswith(("latch", "library cache", "cursor:", "row cache", "buffer busy", "enq: tx - index", "read by other")):
+    # not 'latch': V$EVENT_NAME puts the latches it does not list (latch: undo global data...) in Other; the
+    # Concurrency ones (cache buffers chains, shared pool, row cache objects...) are in the catalogue
+    if n.startswith(("library cache", "cursor:", "row cache", "buffer busy", "enq: tx - index", "read by other")):
         return "Concurrency"
     if n.startswith(("db file", "direct path", "cell ")):
         return "User I/O"
@@ -164,6 +170,10 @@ def canonical_event(name: str, cut_at: int | None = None) -> str:
         for alias, full in ALIASES.items():
             if alias.startswith(low):
                 return full
+        if low not in EVENT_CLASS:  # any catalogued event, so that its wait class is found too
+            matches = [full for full in EVENT_CLASS if full.startswith(low)]
+            if len(matches) == 1:
+                return _SPELLING[matches[0]]
     if cut_at is not None and low.startswith("log file switch") and "ck" in low[15:]:
         return "log file switch (checkpoint incomplete)"
     return name

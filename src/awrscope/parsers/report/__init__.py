@@ -190,11 +190,16 @@ def _check_validity(report: Report, text: str) -> None:
     if "TIMINGS ARE INVALID" in head:
         report.issues.append(ParseIssue("warning", None, None,
                                         "timed_statistics changed between the snapshots: timings are invalid"))
-    tail = text[-3000:]
-    if report.format == "text" and "End of Report" not in tail and "end of report" not in tail.lower():
-        report.issues.append(ParseIssue("warning", None, None,
-                                        "the report does not end with 'End of Report': it may be truncated; "
-                                        "sections after the cut are missing"))
+    tail = text[-3000:].lower()
+    if "end of report" not in tail:
+        if report.format == "text":
+            report.issues.append(ParseIssue("warning", None, None,
+                                            "the report does not end with 'End of Report': it may be truncated; "
+                                            "sections after the cut are missing"))
+        elif "</html>" not in tail:  # AWR compare-period pages print no 'End of Report', but close the page
+            report.issues.append(ParseIssue("warning", None, None,
+                                            "the HTML report ends without 'End of Report' or '</html>': it may be "
+                                            "truncated; sections after the cut are missing"))
 
 
 def _derive_times(report: Report) -> None:

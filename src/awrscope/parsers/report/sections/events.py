@@ -17,7 +17,8 @@ EVENT_COLS = [
     Col("pct_timeouts", r"%time-?outs|%timeouts|^%time$", "%"),
     # 'Tota Time' (11.2.0.4 4-char column), 'Time (s)', 'Total Wait Time (s|sec|cs)', 'Wait Time (cs)'
     Col("time_s", r"^(total)?(wait)?time\(|^totatime$|^(total)?(wait)?time\(?s(ec)?\)?$|^totalwaittime|^waittime", "s"),
-    Col("avg_wait_ms", r"avg.*wait|wait.*avg|^\(ms\)$|^avg\(ms\)$|^avg.*\(ms\)$", "ms"),
+    # compare-period reports print "Avg Time" with the unit in each cell (2.14ms, 1.17us)
+    Col("avg_wait_ms", r"avg.*wait|wait.*avg|^\(ms\)$|^avg\(ms\)$|^avg.*\(ms\)$|^avgtime$", "ms"),
     Col("waits_per_txn", r"waits/txn|/txn", "1/txn"),
     Col("waits_per_s", r"^#waits/sec", "1/s"),  # compare-period reports
     Col("pct_db_time", r"%dbtime|%ofdbtime|^percenttotaldbtime$", "%"),

@@ -1,0 +1,63 @@
+"""Defects found on public reports outside the corpus (tests/fixtures/hunt/, sources.tsv): each value below
+was checked by hand against the report line quoted beside it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import analyze_path, finding, parse_path
+
+HUNT = Path(__file__).parent / "fixtures" / "hunt"
+
+
+def test_a_truncated_html_report_says_so(corpus):
+    """The XYDB page is the first 32 KB of a RAC AWR HTML report: no 'End of Report', no </html>. A text
+    report cut the same way was already flagged; an HTML one was not. Complete pages are not flagged, including
+    the compare-period pages, which print no 'End of Report' but close with </html>."""
+    cut = analyze_path(HUNT / "awr_html_11204_rac_pcambell_xydb1_24727_24728_PREFIX.html")
+    assert any("may be truncated" in i["message"] for i in cut["issues"])
+    for whole in ("awr_html_10204_radtek_orass1_dbcont03_46333_46339.html",
+                  "awr_diff_html_10204_radtek_oraaws_oraaws_16107_16130_vs_16083_16106.html"):
+        assert not any("may be truncated" in i["message"] for i in analyze_path(corpus / whole)["issues"])
+
+
+def test_compare_period_top_events_read_the_printed_average_with_its_unit():
+    """awrddrpt 19c prints 'Avg Time' with the unit in each cell; the averages were recomputed from the rounded
+    totals (log file switch completion 0.2 s / 25 = 8 ms instead of the printed 9.21 ms).
+    Line 62: ' log file switch completion    Configuration           25          0.2       9.21ms ...'
+    Line 55: ' log file sync                 Commit             332,963        711.7       2.14ms ... 2.39ms'
+    Line 58 (2nd): 'enq: CR - block range reuse c Other                   23          1.4      60.46ms'
+    Line 56: ' SQL*Net message to client     Network          8,289,224          9.7       1.17us'"""
+    doc = analyze_path(HUNT / "awr_diff_txt_19c_pdb_cdb1_91_92_vs_88_89_FRAGMENT.txt")
+    first, second = (p["metrics"] for p in doc["periods"])
+    assert first["avg_ms[log file switch completion]"]["value"] == 9.21
+    assert first["avg_ms[log file sync]"]["value"] == 2.14
+    assert second["avg_ms[log file sync]"]["value"] == 2.39
+    assert second["avg_ms[enq: CR - block range reuse ckpt]"]["value"] == 60.46
+    report = parse_path(HUNT / "awr_diff_txt_19c_pdb_cdb1_91_92_vs_88_89_FRAGMENT.txt")
+    net = report.periods[0].sections["top_events"].row("SQL*Net message to client")
+    assert abs(net.values["avg_wait_ms"] - 0.00117) < 1e-12  # microseconds, not milliseconds
+
+
+def test_names_the_text_report_cut_are_completed_from_the_event_catalogue():
+    """Statspack cuts event names at 28 characters; a cut name that begins exactly one catalogued event is
+    that event, and gets its class (V$EVENT_NAME): 'latch: cache buffers lru cha' (line 130) is
+    'latch: cache buffers lru chain', class Other, not Concurrency by the 'latch' family. The Concurrency
+    waits are then the catalogue's: 364 + 199 + 96 + 65 + 13 = 737 s (lines 118, 119, 121, 123, 126: cache
+    buffers chains, cursor: pin S, library cache: mutex X, In memory undo latch, buffer busy waits), not 742
+    ('latch: undo global data', line 129, 3 s, is Other too)."""
+    path = HUNT / "statspack_txt_11203_rbogusze_exadata_tpcc_5_7_PREFIX.lst"
+    fg = parse_path(path).sections["wait_events_fg"]
+    names = [r.name for r in fg.rows]
+    assert "latch: cache buffers lru chain" in names and "latch: cache buffers lru cha" not in names
+    assert "latch: object queue header operation" in names and "latch: checkpoint queue latch" in names
+    g04 = finding(analyze_path(path), "G04")
+    assert g04["impact"]["db_time_s"] == 737.0
+
+
+def test_redo_rate_from_the_load_profile_when_instance_activity_is_absent():
+    """The XYDB page stops before Instance Activity Stats; its Load Profile prints 'Redo size (bytes):'
+    51,177.1 per second (line 64). The redo rate was 'missing input'."""
+    doc = analyze_path(HUNT / "awr_html_11204_rac_pcambell_xydb1_24727_24728_PREFIX.html")
+    rate = doc["metrics"]["redo_rate_Bps"]
+    assert rate["value"] == 51177.1
+    assert rate["source"][0]["section"] == "load_profile" and rate["source"][0]["line"] == 64
