@@ -72,9 +72,14 @@ def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) ->
 
 
 def _is_host_wrap(lines: list[str], idx: int) -> bool:
-    """Statspack 12c wraps its host header: 'Host  Name  Platform  CPUs' / 'Cores Sockets Memory (G)'."""
-    window = " ".join(lines[max(0, idx - 3): idx])
-    return "Cores Sockets" in window and "Platform" in window and window.lstrip().startswith("Host")
+    """Statspack 12c wraps its host header over the two lines right above the underline at ``idx``:
+    'Host  Name  Platform  CPUs' / 'Cores Sockets Memory (G)' / '~~~~ ----'. The one-line header of AWR
+    12.2+ and Statspack 11g ('Host Name  Platform  CPUs Cores Sockets Memory(GB)') is not wrapped, even
+    when blank lines come before it (a PDB report's Container table, a spool's blanked 'OUTPUT' lines)."""
+    if idx < 2:
+        return False
+    head, tail = lines[idx - 2].strip(), lines[idx - 1].strip()
+    return head.startswith("Host") and "Platform" in head and tail.startswith("Cores Sockets")
 
 
 def _take_snapshot(h: Header, label: str, cols: list[str], cells: list[str], line: int) -> bool:
