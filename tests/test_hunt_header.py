@@ -2,12 +2,14 @@
 below was checked by hand against the report line quoted beside it."""
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from conftest import analyze_path, parse_path
 
 HUNT = Path(__file__).parent / "fixtures" / "hunt"
 PDB_TEXT = HUNT / "awr_txt_19c_rac_pdb_racdb1_37_38_OUTPUTspool_PREFIX.txt"
+DIFF_19C = HUNT / "awr_diff_txt_19c_pdb_cdb1_91_92_vs_88_89_FRAGMENT.txt"
 
 
 def test_pdb_text_report_host_columns_are_not_shifted():
@@ -36,3 +38,37 @@ def test_statspack_12c_wrapped_host_header_still_read(corpus):
     h = parse_path(corpus / "statspack_txt_12102_jasmin_clinprd1_70371_70372.txt").header
     assert (h.host, h.platform, h.cpus, h.cores, h.sockets, h.memory_gb) == (
         "cgm-szara.root.d", "Linux x86 64-bit", 22, 22, 22, 126.0)
+
+
+def test_compare_period_19c_text_reads_db_and_instance_from_the_titles():
+    """awrddrpt 19c prints no DB Name and no Instance column; the section titles print both, per period.
+    Line 3:  'Snapshot Set    DB Id    Unique Name DB Role          Edition Release     Cluster CDB Host ...'
+    Line 5:  'First (1st)    909607496 CDB1        PRIMARY          EE      19.0.0.0.0  NO      YES db-upgrade ...'
+    Line 47: 'Top Timed Events   First DB/Inst: CDB1/CDB1 Snaps: 91-92 (...),  Second DB/Inst: CDB1/CDB1 Snaps: 88-89'
+    Line 10: '1st                      91 08-Dec-23 00:29:40 (Fri)           92 08-Dec-23 00:34:40 (Fri) ...'
+    Line 11: '2nd                      88 08-Dec-23 00:23:57 (Fri)           89 08-Dec-23 00:28:57 (Fri) ...'"""
+    r = parse_path(DIFF_19C)
+    assert (r.header.db_name, [i.name for i in r.header.instances]) == ("CDB1", ["CDB1"])
+    assert (r.header.unique_name, r.header.dbid, r.header.host) == ("CDB1", 909607496, "db-upgrade")
+    first, second = (p.header for p in r.periods)
+    assert (first.db_name, [i.name for i in first.instances], first.begin.snap_id, first.end.snap_id) == (
+        "CDB1", ["CDB1"], 91, 92)
+    assert (second.db_name, [i.name for i in second.instances], second.begin.snap_id, second.end.snap_id) == (
+        "CDB1", ["CDB1"], 88, 89)
+    assert first.begin.time == datetime(2023, 12, 8, 0, 29, 40) and second.end.time == datetime(2023, 12, 8, 0, 28, 57)
+    assert any("no DB name" in i.message and "titles" in i.message for i in r.issues)
+    doc = analyze_path(DIFF_19C)
+    assert (doc["report"]["db_name"], doc["report"]["instances"]) == ("CDB1", ["CDB1"])  # 'db None' before
+
+
+def test_compare_period_text_db_name_from_titles_not_the_instance(corpus):
+    """A 10g compare-period text report prints Instance but no DB Name: the upper-cased instance name stood in
+    (RAC8), while the titles print the DB name, as the HTML report of the same database does (PDERP01).
+    Line 5:  'Snapshot Set    DB Id    Instance     Inst Num Release     Cluster Host'
+    Line 7:  'First (1st)   3043736469 rac8                8 10.2.0.3.0  YES     ux_erp8'
+    Line 62: 'RAC Statistics  First DB/Inst: PDERP01/rac8 Snaps: 50460-50474,  Second DB/Inst: PDERP01/rac8 ...'"""
+    r = parse_path(corpus / "awr_diff_txt_10203_radtek_pderp01_rac8_50460_50474_vs_50628_50642.txt")
+    for h in [r.header] + [p.header for p in r.periods]:
+        assert (h.db_name, [(i.name, i.number) for i in h.instances]) == ("PDERP01", [("rac8", 8)])
+    html = parse_path(corpus / "awr_diff_html_10203_radtek_pderp01_rac8_46401_46407_vs_46545_46551.html")
+    assert html.header.db_name == r.header.db_name

@@ -16,6 +16,8 @@ period is a :class:`Report` like any other; the Diff columns become
 """
 from __future__ import annotations
 
+import re
+
 from ...model import Header, ParseIssue, Report, Section
 from .header import parse_header_tables
 from .raw import Block, RawTable
@@ -130,7 +132,12 @@ def period_headers(tables: list[RawTable], issues: list[ParseIssue]) -> list[Hea
             else:  # the 'First (1st)' cell would pass for a DB name
                 per_period[which].append(RawTable([_db_column(c) for c in cols], [], t.header_line,
                                                   [(line, [""] + list(cells[1:]))]))
-    return [parse_header_tables(p, p[0].header_line if p else 1, issues) for p in per_period]
+    headers = [parse_header_tables(p, p[0].header_line if p else 1, issues) for p in per_period]
+    titled = next((t for t in tables if t.columns and t.columns[0] == _TITLE_NAMES and "DB Name" in t.columns), None)
+    if titled is not None and any(h.db_name for h in headers):
+        issues.append(ParseIssue("info", "header", titled.header_line,
+                                 "the header table prints no DB name: it is read from the section titles ('DB/Inst:')"))
+    return headers
 
 
 def _db_column(col: str) -> str:
@@ -164,7 +171,8 @@ def _strip_day(value: str) -> str:
 def text_header_tables(text: str) -> list[RawTable]:
     """The text report's two header tables. They are read from the raw lines
     because the splitter takes the '2nd' snapshot row (above a tilde
-    underline) for a section title."""
+    underline) for a section title. The names the DB table does not print come
+    from the section titles (:func:`_title_names`)."""
     lines = []
     for line in text[:20000].splitlines()[:60]:
         if "Configuration Comparison" in line or line.strip().startswith("~~~") or "%Diff:" in line:
@@ -173,7 +181,33 @@ def text_header_tables(text: str) -> list[RawTable]:
             lines.append("")
             continue
         lines.append(line)
-    return read_block(lines, 1).tables
+    tables = read_block(lines, 1).tables
+    names = _title_names(text, tables)
+    return tables + ([names] if names is not None else [])
+
+
+#: First column of the table :func:`_title_names` builds (the periods' names read from the section titles)
+_TITLE_NAMES = "DB/Inst:"
+_PERIOD_DB_INST = {which: re.compile(rf"\b{which}\s+DB/Inst:\s*([^/\s]+)/(\S+)") for which in ("First", "Second")}
+
+
+def _title_names(text: str, tables: list[RawTable]) -> RawTable | None:
+    """The DB and instance names the text header table does not print, from the section titles'
+    'First DB/Inst: CDB1/CDB1 Snaps: 91-92 ..., Second DB/Inst: CDB1/CDB1 Snaps: 88-89 ...': 19c prints
+    neither a DB Name nor an Instance column ('Snapshot Set  DB Id  Unique Name ...'), 10g/11g no DB
+    Name. A table of the header's shape (a 'First'/'Second' row each) so that the same fillers read it."""
+    printed = {" ".join(c.lower().split()) for t in tables for c in t.columns}
+    missing = [(col, k) for col, k in (("DB Name", 1), ("Instance", 2)) if col.lower() not in printed]
+    if not missing:
+        return None
+    rows = []
+    for which, pattern in _PERIOD_DB_INST.items():
+        m = pattern.search(text)
+        if m is not None:
+            rows.append((text.count("\n", 0, m.start()) + 1, [which] + [m.group(k) for _, k in missing]))
+    if not rows:
+        return None
+    return RawTable([_TITLE_NAMES] + [col for col, _ in missing], [], rows[0][0], rows)
 
 
 def build_periods(blocks: list[Block], headers: list[Header], template: Report,
