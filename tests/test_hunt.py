@@ -61,3 +61,13 @@ def test_redo_rate_from_the_load_profile_when_instance_activity_is_absent():
     rate = doc["metrics"]["redo_rate_Bps"]
     assert rate["value"] == 51177.1
     assert rate["source"][0]["section"] == "load_profile" and rate["source"][0]["line"] == 64
+
+
+def test_a_total_printed_in_thousands_gives_way_to_waits_times_the_average():
+    """Top 5 of the XYDB page, line 99: 'enq: TX - row lock contention | 2,945 | 20K | 6775 | 57.5'. '20K'
+    is rounded to the thousand; 2,945 waits x 6,775 ms = 19,952.4 s, which the printed 57.5 % of DB time
+    confirms. G03 claimed 20,000 s (57.64 %)."""
+    doc = analyze_path(HUNT / "awr_html_11204_rac_pcambell_xydb1_24727_24728_PREFIX.html")
+    g03 = finding(doc, "G03")
+    assert g03["impact"]["db_time_s"] == 2945 * 6775 / 1000
+    assert round(g03["impact"]["pct_db_time"], 1) == 57.5

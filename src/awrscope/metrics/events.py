@@ -11,13 +11,33 @@ from .catalog import BY_ID
 from .values import EventTime, Source
 
 
-def _top_time(r: Report, row) -> tuple[float | None, Source]:
+def _top_time(r: Report, row) -> tuple[float | None, tuple[Source, ...]]:
     """A Top-N row's seconds; an ASH report prints only the share of sampled activity, which is
     the share of DB time estimated from the samples (AAS x elapsed)."""
     t = row.values.get("time_s")
     if t is None and r.kind == "ash" and r.db_time_s and row.values.get("pct_db_time") is not None:
-        return row.values["pct_db_time"] / 100.0 * r.db_time_s, row_source("top_events", row, "pct_db_time")
-    return t, row_source("top_events", row, "time_s")
+        return row.values["pct_db_time"] / 100.0 * r.db_time_s, (row_source("top_events", row, "pct_db_time"),)
+    return _seconds(row, "top_events")
+
+
+def _seconds(row, section: str) -> tuple[float | None, tuple[Source, ...]]:
+    """A row's seconds and where they come from: the printed total, or waits x the printed average when the
+    total was printed rounded to thousands ('20K' beside 2,945 waits of 6,775 ms: 19,952 s). The total is
+    taken as rounded only when the two other printed figures cannot give it: their product differs from it
+    by more than an average rounded to the millisecond allows, and by less than half the rounding step."""
+    t = row.values.get("time_s")
+    src = row_source(section, row, "time_s")
+    w, avg = row.values.get("waits"), row.values.get("avg_wait_ms")
+    if t is None or t < 1000 or t % 1000 or not w or not avg or (w >= 1000 and w % 1000 == 0) \
+            or (avg >= 1000 and avg % 1000 == 0):
+        return t, (src,)
+    step = 1000.0
+    while t % (step * 1000) == 0 and step < 1e15:
+        step *= 1000
+    est = w * avg / 1000.0
+    if w * 0.0005 < abs(est - t) <= step / 2:
+        return est, (src, row_source(section, row, "waits"), row_source(section, row, "avg_wait_ms"))
+    return t, (src,)
 
 
 def _waits(row, elapsed_s: float | None) -> float | None:
@@ -34,31 +54,29 @@ def collect_events(b: Builder) -> None:
     bg_sec = r.sections.get("wait_events_bg")
     if bg_sec is not None:
         for row in bg_sec:
-            t = row.values.get("time_s")
+            t, srcs = _seconds(row, "wait_events_bg")
             # a second row under one name never replaces the first (the parser warns of it)
             if row.name and t is not None and not is_idle_row(row.name, row.text) and row.name.lower() not in m.bg_events:
-                m.bg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "bg",
-                                                          (row_source("wait_events_bg", row, "time_s"),),
+                m.bg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "bg", srcs,
                                                           printed_avg_ms=row.values.get("avg_wait_ms"))
     fg_sec = r.sections.get("wait_events_fg")
     all_sec = r.sections.get("wait_events")
     if fg_sec is not None:
         m.event_basis = "fg"
         for row in fg_sec:
-            t = row.values.get("time_s")
+            t, srcs = _seconds(row, "wait_events_fg")
             if row.name and t is not None and not is_idle_row(row.name, row.text) and row.name.lower() not in m.fg_events:
-                m.fg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "fg",
-                                                          (row_source("wait_events_fg", row, "time_s"),),
+                m.fg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "fg", srcs,
                                                           wait_class=row.text.get("wait_class"),
                                                           printed_avg_ms=row.values.get("avg_wait_ms"))
     elif all_sec is not None:
         # Statspack / AWR 10g: "Wait Events" is system-wide; FG = all - BG (spec M12, P09).
         m.event_basis = "all-bg" if bg_sec is not None else "all"
         for row in all_sec:
-            t = row.values.get("time_s")
+            t, srcs = _seconds(row, "wait_events")
             if not row.name or t is None or is_idle_row(row.name, row.text) or row.name.lower() in m.fg_events:
                 continue
-            srcs = [row_source("wait_events", row, "time_s")]
+            srcs = list(srcs)
             w = _waits(row, r.elapsed_s)
             bg = m.bg_events.get(row.name.lower())
             if bg is None and (row.name.lower() in BACKGROUND_ONLY or row.name.lower().startswith(NOT_DB_TIME_PREFIXES)):
@@ -78,11 +96,11 @@ def collect_events(b: Builder) -> None:
         # Last resort: the Top-N projection (system-wide in SP, P04). Low precision.
         m.event_basis = "top"
         for row in r.sections["top_events"]:
-            t, src = _top_time(r, row)
+            t, srcs = _top_time(r, row)
             if not row.name or t is None or row.name.lower() in CPU_ROWS \
                     or (row.text.get("wait_class") or "").lower().startswith("idle"):  # Top-N never lists idle events
                 continue
-            et = EventTime(row.name, t, row.values.get("waits"), "top", (src,),
+            et = EventTime(row.name, t, row.values.get("waits"), "top", srcs,
                            wait_class=row.text.get("wait_class"), printed_avg_ms=row.values.get("avg_wait_ms"))
             if row.name.lower() in BACKGROUND_ONLY:
                 # background-only events never count as foreground time; keep them as BG evidence (M31)
@@ -131,9 +149,9 @@ def time_base(b: Builder) -> None:
     if cpu is None:
         top = r.sections.get("top_events")
         for row in (top or ()):
-            t, src = _top_time(r, row)
+            t, srcs = _top_time(r, row)
             if row.name and row.name.lower() in CPU_ROWS and t is not None:
-                cpu, cpu_src = t, src
+                cpu, cpu_src = t, srcs[0]
                 break
     if cpu is None:
         v, s, _ = b.stat("CPU used by this session")
