@@ -8,6 +8,7 @@ from ..model import Section
 from ..metrics import Source
 from .base import RULES, Context, Evidence, Needs, cap_severity, make_finding, rule
 from .general import PROFILE_CEILING
+from .load import run_queue_confirmed
 from ..oracle.events import wait_class
 from .culprits import segments as seg_culprits
 from .culprits import sql as sql_culprits
@@ -176,7 +177,9 @@ def g10(ctx: Context, th: dict):
     """DB time that is neither DB CPU nor an instrumented wait >= 10 % of DB time (metric
     unaccounted_s): sessions were runnable but not running, queued for a CPU (spec P08), also on a
     host that looks idle by BUSY_TIME when SMT threads are counted as CPUs (AIX, SPARC) or a
-    virtual machine is starved by its hypervisor. OS_CPU_WAIT_TIME (cpu_queue_aas) confirms it."""
+    virtual machine is starved by its hypervisor. OS_CPU_WAIT_TIME (cpu_queue_aas) confirms it, or
+    a host >= 80 % busy; without OS figures, sessions on CPU or in the gap outnumbering the CPUs.
+    A short run queue or an idle host refutes it: then the finding says the gap is unexplained."""
     ctx.need("db_time_s", "unaccounted_s")
     m = ctx.m
     gap, dbt = m.v("unaccounted_s"), m.v("db_time_s")
@@ -188,13 +191,16 @@ def g10(ctx: Context, th: dict):
         if cpus and cores and cpus >= 2 * cores else ""
     ev = [ctx.ev("unaccounted_pct", f">= {th['pct']} %"), ctx.ev("unaccounted_s"), ctx.ev("cpu_queue_aas"),
           ctx.ev("host_cpu_busy_pct"), ctx.ev("cpu_count"), ctx.ev("cpu_cores"), ctx.ev("aas")]
-    e, busy, aas = m.v("elapsed_s"), m.v("host_cpu_busy_pct"), m.v("aas")
+    e = m.v("elapsed_s")
     queued = q is not None and e and q >= 0.25 * gap / e
-    corroborated = queued or (busy is not None and busy >= 80.0) or (aas is not None and cpus and aas > cpus)
+    # more sessions active than CPUs is no queue when their time is waits: the OS figures decide (rules/load.py)
+    corroborated = run_queue_confirmed(m, gap) is not None
     if not corroborated:
         # no OS figure shows a CPU queue: the gap may be time the report does not print (an excerpt, a
         # truncated event list) or instrument; say so instead of asserting a CPU queue
-        why = (f"the OS run queue was short ({q:.2g} processes)" if q is not None else "no OS statistics confirm a CPU queue")
+        busy = m.v("host_cpu_busy_pct")
+        why = (f"the OS run queue was short ({q:.2g} processes)" if q is not None else
+               f"the host was {busy:.0f} % busy" if busy is not None and not smt else "no OS statistics confirm a CPU queue")
         f = make_finding(ctx, "G10", gap, "low", ev,
                          "DB time is not explained by DB CPU and the printed waits, and " + why + ": check ASH for the "
                          "sessions' states (waits missing from the event list, uninstrumented code, CPU queue).",

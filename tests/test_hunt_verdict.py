@@ -1,0 +1,90 @@
+"""Diagnoses that contradicted the report or themselves, found on public reports outside the corpus
+(tests/fixtures/hunt/, sources.tsv): the load verdict (more sessions than CPUs is CPU saturation only
+when their time is CPU), R01's impact against its own what-if W1, and DB CPU's share of DB time
+stated twice with two values. Each value below was checked by hand against the report line quoted
+beside it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import analyze_path, finding, headline
+
+HUNT = Path(__file__).parent / "fixtures" / "hunt"
+ORCL = HUNT / "awr_txt_11201_annotated_orcl_37_38_PREFIX.txt"
+XYDB1 = HUNT / "awr_html_11204_rac_pcambell_xydb1_24727_24728_PREFIX.html"
+TPCC = HUNT / "statspack_txt_11203_rbogusze_exadata_tpcc_5_7_PREFIX.lst"
+IGT = HUNT / "statspack_txt_11204_theyanvictor_igt_6693_6723_PREFIX.txt"
+REPORTS = sorted(p for p in HUNT.iterdir() if p.suffix not in (".md", ".tsv"))
+
+
+# --- Defect A: the load verdict ------------------------------------------------------------------
+
+def test_many_sessions_waiting_on_io_are_busy_not_overloaded():
+    """23.5 sessions on 2 CPUs, but the time is I/O: the CPUs do not queue.
+    Line 9: 'fabioprado.net   Linux x86 64-bit                    2     2       1       1.96' (2 CPUs)
+    Line 15: 'Elapsed: 6.03 (mins)' = 361.8 s; DB time 8,484.3 s (line 109) / 361.8 s = 23.45 sessions
+    Line 99: 'DB CPU   50.2   .6'; line 109: 'DB time   8,484.3' -> 0.6 % of DB time
+    Lines 121-122: 'BUSY_TIME 11,245', 'IDLE_TIME 62,275' -> 11,245 / 73,520 = 15.3 % busy
+    Line 162: 'User I/O  37,056  0  6,840  185  80.6'; line 182: 'db file sequential read ... 6,575  184  4.0  77.5'"""
+    load = analyze_path(ORCL)["verdict"]["load"]
+    assert load["level"] == "busy"  # was "overloaded: more sessions active than CPUs, they queue"
+    assert (load["aas"], load["cpu_count"]) == (pytest.approx(8484.3 / 361.8, abs=1e-3), 2.0)
+    assert load["summary"] == (
+        "23.5 average active sessions on 2 CPUs: more sessions active than CPUs, but not CPU-bound (DB CPU 0.6 % of "
+        "DB time, host 15 % busy): they wait, mostly on User I/O (80.6 % of DB time; db file sequential read 77.5 %)")
+    assert "queue" not in load["summary"]
+
+
+def test_many_sessions_waiting_on_row_locks_are_busy_not_overloaded():
+    """62.7 sessions on 16 CPUs waiting on row locks, the host 11 % busy.
+    Lines 54-55: 'Elapsed: 9.23 (mins)', 'DB Time: 578.29 (mins)'; line 130 (Host CPU): CPUs 16, %Idle 88.8
+    Line 249: 'DB CPU 827.17 2.38'; line 260: 'DB time 34,697.51'
+    Line 99: 'enq: TX - row lock contention  2,945  20K  6775  57.5  Application'"""
+    load = analyze_path(XYDB1)["verdict"]["load"]
+    assert load["level"] == "busy"
+    assert load["cpu_count"] == 16.0 and load["aas"] == pytest.approx(34697.51 / (9.23 * 60), abs=1e-3)
+    assert "not CPU-bound (DB CPU 2.4 % of DB time, host 11 % busy)" in load["summary"]
+    assert "mostly on Application (57.5 % of DB time; enq: TX - row lock contention 57.5 %)" in load["summary"]
+
+
+def test_sessions_queued_on_a_saturated_host_stay_overloaded():
+    """82 sessions on 24 CPUs whose host is saturated: overloaded is right, and says why.
+    Lines 1121-1122: 'BUSY_TIME 194,040', 'IDLE_TIME 13,964' -> 93.3 % busy ('% of time Host is Busy: 93.3')
+    Line 97: 'DB CPU 1,895.5 26.9'; line 107: 'background cpu time 17.8'; line 1127: 'NUM_CPUS 24'; line 16
+    'Elapsed: 1.43 (mins)' -> (1,895.5 + 17.8) / (24 x 85.8 s) = 0.93 of the CPUs
+    DB time 7,049.4 - DB CPU 1,895.5 - foreground waits 4,365.0 = 788.9 s (11.2 %) neither CPU nor a wait,
+    a run queue on a host >= 80 % busy (G10)"""
+    load = analyze_path(TPCC)["verdict"]["load"]
+    assert load["level"] == "overloaded"
+    assert load["summary"] == (
+        "82.2 average active sessions on 24 CPUs (12 cores): CPU-bound, more sessions active than CPUs and the CPUs "
+        "saturated (host 93 % busy; DB and background CPU 0.93 of the CPUs; 11.2 % of DB time waiting for CPU in the "
+        "run queue): sessions queue for CPU")
+
+
+def test_cpu_heavy_host_below_saturation_is_busy(corpus):
+    """22 sessions on 16 CPUs, half of their time on CPU, but the host 79 % busy (G02: 'the host is not
+    saturated'); load average 11.6-12.3, below the 16 CPUs.
+    Line 17: 'DB time: 32.49 (mins) DB CPU: 17.03 (mins)'; line 97 'DB CPU 1,021.6 52.4'
+    Lines 2191-2192: BUSY_TIME 110,098, IDLE_TIME 29,690 -> 78.8 % ('% of time Host is Busy: 78.8')"""
+    d = analyze_path(corpus / "statspack_txt_11203_rbogusze_koral11_rac_5_6.lst")
+    load = d["verdict"]["load"]
+    assert load["level"] == "busy"
+    assert "not saturated (DB CPU 52.4 % of DB time, host 79 % busy)" in load["summary"]
+    assert finding(d, "G02")["title"] == "DB time is mostly CPU (52.4 %); the host is not saturated, host 79 % busy"
+
+
+def test_gap_with_a_short_run_queue_is_not_a_cpu_queue(corpus):
+    """70.8 % of DB time is neither CPU nor a printed wait, but the OS run queue held 0.009 processes and the
+    host was 11 % busy: more sessions than CPUs (24.4 on 12) is no evidence of a CPU queue.
+    Rows BUSY_TIME 4,244,961, IDLE_TIME 34,632,090 (10.9 % busy), OS_CPU_WAIT_TIME 28,600 cs, NUM_CPUS 12;
+    286 s / 32,398.2 s elapsed = 0.0088 processes"""
+    d = analyze_path(corpus / "awr_html_10205_radtek_exp_exp_56684_56690.html")
+    g10 = finding(d, "G10")
+    assert g10["confidence"] == "low" and g10["severity"] == "moderate"  # was critical "Waiting for CPU"
+    assert g10["title"] == "70.8 % of DB time is neither CPU nor a printed wait (the OS run queue was short (0.0088 processes))"
+    assert d["metrics"]["cpu_queue_aas"]["value"] == pytest.approx(286.0 / 32398.2, rel=1e-9)
+    load = d["verdict"]["load"]
+    assert load["level"] == "busy" and "no OS figure shows a CPU queue" in load["summary"]
