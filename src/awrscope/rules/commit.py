@@ -58,6 +58,10 @@ def r01(ctx: Context, th: dict):
     What to do: dedicated low-latency redo storage (flash/NVMe/PMEM or write-cached array, not
     RAID-5/6), isolated from datafile and archive I/O, async I/O enabled, members on equally fast
     devices; reduce redo volume where recoverability allows.
+    Impact: what its own what-if W1 saves at target_ms (0.5 ms per write), on the same model: the
+    I/O part alpha*L of each commit wait; with L in tier poor (>= 10 ms) and no CPU evidence, the
+    non-I/O remainder too, as I/O queueing behind the slow writes (W1 then says so, and the impact
+    range's low end is the I/O part alone).
     References: spec R01/C.2; Ault (18.7 ms disk vs 0.104 ms SSD); Closson; Oracle 'log file sync'.
     """
     ca = _ca(ctx)
@@ -86,15 +90,31 @@ def r01(ctx: Context, th: dict):
         corro.append(ctx.event_ev("log file switch completion", "> 0 (also waits on LGWR)"))
     conf = "high" if (e1 and corro) else "medium" if e1 else "low"
     conf = _precision_cap(ctx, ca, conf)
+    # One model for the impact and the what-if (W1): the commit wait is alpha*L + O. Faster redo writes
+    # (L -> L') remove alpha*(L - L') per commit; the non-I/O remainder O stays, unless L is in tier poor
+    # with no CPU evidence: then O is taken as I/O queueing behind the slow writes (commits arriving
+    # during a long write wait for all of it) and shrinks with L too, i.e. alpha = lfs_ms / L. The
+    # finding claims what W1 at target_ms saves under that model; W1's range keeps the conservative
+    # lower bound (alpha 1, O constant).
+    queueing = bool(ca.L >= th["poor_ms"] and not ca.cpu_evidence and ca.non_io_part_s)
+    a = max(ca.alpha, ca.lfs_ms / ca.L) if queueing else ca.alpha
     Lp = min(th["target_ms"], ca.L)
     frac = 1.0 - Lp / ca.L
-    seconds = ca.io_part_s * frac + sum(ctx.claim(e, ctx.m.fg_time(e) * frac)
-                                        for e in ("log buffer space", "log file switch completion"))
+    lfs_saved = _w1_saved_s(ca, Lp, a)
+    dep_saved = sum(ctx.claim(e, ctx.m.fg_time(e) * frac) for e in ("log buffer space", "log file switch completion"))
+    seconds = lfs_saved + dep_saved
     caveats = list(ca.notes)
-    if ca.L >= th["poor_ms"] and not ca.cpu_evidence and ca.non_io_part_s:
-        seconds += ca.non_io_part_s
-        caveats.append(f"the non-I/O remainder ({ca.non_io_part_s:,.0f} s) is added as probable I/O queueing / LGWR backlog "
-                       "(L in tier poor, no CPU evidence): Medium confidence for that part")
+    dbt = m.v("db_time_s")
+    range_pct = None
+    if queueing:
+        io_only = _w1_saved_s(ca, Lp, ca.alpha)
+        caveats.append(f"the non-I/O remainder of log file sync ({ca.non_io_part_s:,.0f} s, {ca.O_ms:.1f} ms per commit) is "
+                       "taken as probable I/O queueing behind slow LGWR writes (L in tier poor, no CPU evidence), in the "
+                       "impact and in W1 alike: faster redo writes shrink it in proportion L'/L. If it is not I/O, "
+                       f"faster redo storage saves only {io_only:,.0f} s of log file sync (the impact range's low end): "
+                       "Medium confidence for that part")
+        if dbt:
+            range_pct = (100.0 * (io_only + dep_saved) / dbt, 100.0 * seconds / dbt)
     if ca.cpu_evidence:
         caveats.append("contra-evidence: CPU pressure (" + "; ".join(ca.cpu_evidence) + ") - see R02")
     ev = _lfs_evidence(ctx, ca, th) + [
@@ -107,8 +127,15 @@ def r01(ctx: Context, th: dict):
     if not e1:
         caveats.append("log file sync is not material in this interval: the finding rests on the LGWR write latency itself "
                        "(tier poor) and the foreground time that waits on LGWR")
-    wi = [w1_faster_redo(x, ca.L, ca.lfs_ms, ca.lfs_waits, ca.lfs_time_s, m.v("db_time_s"), ca.alpha,
+    wi = [w1_faster_redo(x, ca.L, ca.lfs_ms, ca.lfs_waits, ca.lfs_time_s, dbt, a,
                          writes_per_s=m.v("redo_write_iops"), lgwr_dependent_s=dep_s) for x in sorted({0.1, th["target_ms"]})]
+    if queueing:
+        for w in wi:
+            w["assumptions"][:2] = [
+                f"the non-I/O part of log file sync ({ca.O_ms:.1f} ms per commit at alpha {ca.alpha}) is I/O queueing "
+                f"behind slow LGWR writes, as the finding takes it: alpha = lfs_ms / L = {a:.3g}, all of the commit wait "
+                "scales with the write latency (the upper bound)",
+                "lower bound: alpha 1.0 with the non-I/O part held constant (none of it is I/O)"]
     title = f"Redo write I/O latency bound: {ca.L:.2f} ms per LGWR write, log file sync {ca.lfs_ms:.2f} ms"
     return make_finding(ctx, "R01", seconds, conf, ev,
                         "Put the online redo logs on dedicated low-latency storage (flash/NVMe/PMEM or a write-cached "
@@ -120,7 +147,14 @@ def r01(ctx: Context, th: dict):
                                 "LFPW histogram tail.",
                         refute="A run queue or LGWR off-CPU time (then R02), or redo devices fast in iostat while LFPW is slow "
                                "(LGWR scheduling).",
-                        whatif=wi, caveats=caveats)
+                        whatif=wi, caveats=caveats, range_pct=range_pct)
+
+
+def _w1_saved_s(ca: CommitAttribution, Lp: float, a: float) -> float:
+    """Log file sync seconds that L -> Lp saves at queueing factor ``a``: W1's model at one alpha
+    (whatif.w1_faster_redo: LFS' = min(LFS, a*L' + max(0, LFS - a*L)), never more than log file sync)."""
+    lfs_new = min(ca.lfs_ms, a * Lp + max(0.0, ca.lfs_ms - a * ca.L))
+    return max(0.0, min(ca.lfs_time_s, ca.lfs_waits * (ca.lfs_ms - lfs_new) / 1000.0))
 
 
 @rule("R02", "non-io-commit-latency", "LGWR CPU / scheduling / post-wait bound (non-I/O commit latency)", culprits=("sql:executions",),
