@@ -135,3 +135,36 @@ def test_no_r01_finding_claims_more_than_its_what_if(corpus_dir):
                 if f["impact"]["db_time_s"] > w["result"]["saved_s"][1] + 0.05:  # saved_s is rounded to 0.1 s
                     over.append((p.name, f["impact"]["db_time_s"], w["result"]["saved_s"]))
     assert seen >= 20 and not over, over
+
+
+# --- Defect C: one metric, one value ---------------------------------------------------------------
+
+def test_db_cpu_above_db_time_is_stated_once_as_printed():
+    """Statspack 11.2.0.4 prints DB CPU above DB time; the headline capped it at 100 % while G02 said 192.1 %.
+    Line 95: 'DB CPU   1,186.7   192.1'; line 109: 'DB time   617.8'; line 16: 'DB time: 10.30 (mins) DB CPU: 19.78 (mins)'"""
+    d = analyze_path(IGT)
+    h, g02 = headline(d), finding(d, "G02") or next(f for f in d["observations"] if f["id"] == "G02")
+    want = round(100.0 * 1186.7 / 617.8, 2)  # 192.08, the report's own 192.1
+    (hc,) = [e for e in h["evidence"] if e["metric"] == "pct_db_time[DB CPU]"]
+    (gc,) = [e for e in g02["evidence"] if e["metric"] == "pct_db_time[DB CPU]"]
+    assert hc["value"] == gc["value"] == want
+    assert h["title"] == "Top of DB time: DB CPU (CPU) 192.1 %, more than DB time"
+    assert h["impact"]["db_time_s"] == g02["impact"]["db_time_s"] == 1186.7
+    for e, f in ((hc, h), (gc, g02)):
+        assert "DB CPU 1,186.7 s exceeds DB time 617.8 s in this report (a Statspack time-model oddity)" in e["note"]
+        assert e["note"] in f["caveats"]
+
+
+def test_every_document_states_db_cpu_share_once(corpus_dir):
+    """Across the headline, findings and observations of one analysis, pct_db_time[DB CPU] has one value.
+    Before: the Statspack 12.1 report of jasmin (DB CPU 101.97 % of DB time) had 100.0 in the headline."""
+    bad = []
+    for p in _r01_reports(corpus_dir):
+        d = analyze_path(p)
+        for doc in [d] + d.get("periods", []):
+            h = doc["verdict"]["headline"]
+            vals = {e["value"] for f in doc["findings"] + doc["observations"] + ([h] if h else [])
+                    for e in f["evidence"] if e["metric"] == "pct_db_time[DB CPU]"}
+            if len(vals) > 1:
+                bad.append((p.name, sorted(vals)))
+    assert not bad, bad

@@ -7,15 +7,36 @@ import re
 from ..oracle.events import wait_class
 from .base import Context, Evidence, cap_severity, make_finding, rule
 
+def cpu_over_db_time(ctx: Context) -> str | None:
+    """What to say when the report prints DB CPU above DB time (a part larger than its whole: seen in
+    Statspack 11.2 time models): every rule states DB CPU's share as printed, above 100 %, with this
+    note, instead of one capping it and another not. None when DB CPU fits in DB time."""
+    cpu, dbt = ctx.m.v("db_cpu_s"), ctx.m.v("db_time_s")
+    if cpu is None or not dbt or cpu <= dbt:
+        return None
+    kind = "a Statspack time-model oddity" if ctx.report.kind == "statspack" else "the report's own figures disagree"
+    return (f"DB CPU {cpu:,.1f} s exceeds DB time {dbt:,.1f} s in this report ({kind}): its share of DB time is "
+            f"stated as printed, {100.0 * cpu / dbt:.1f} %, not capped at 100 %; which of the two figures is wrong "
+            "cannot be told from the report")
+
+
+def db_cpu_evidence(ctx: Context, threshold: str | None = None) -> Evidence:
+    """pct_db_time[DB CPU] as every rule states it: DB CPU / DB time from the report's figures, never capped."""
+    m = ctx.m
+    cpu, dbt = m.get("db_cpu_s"), m.v("db_time_s")
+    return Evidence("pct_db_time[DB CPU]", round(100.0 * cpu.value / dbt, 2), "%", threshold, cpu.sources,
+                    cpu_over_db_time(ctx))
+
+
 def _top_components(ctx: Context):
     m = ctx.m
     dbt = m.v("db_time_s") or 0.0
-    comps = [(e.name, e.time_s, e.sources) for e in m.fg_events.values()]
+    # a wait event larger than DB time is not (only) foreground time: e.g. RMAN I/O in a system-wide section
+    comps = [(e.name, e.time_s, e.sources) for e in m.fg_events.values() if not dbt or e.time_s <= 1.001 * dbt]
     cpu = m.get("db_cpu_s")
-    if cpu and cpu.value is not None:
-        comps.append(("DB CPU", min(cpu.value, dbt) if dbt else cpu.value, cpu.sources))
-    # a component larger than DB time is not (only) foreground time: e.g. RMAN I/O in a system-wide section
-    return sorted((c for c in comps if not dbt or c[1] <= 1.001 * dbt), key=lambda c: -c[1])
+    if cpu and cpu.value is not None:  # DB CPU is DB time by definition: as printed, even above it (cpu_over_db_time)
+        comps.append(("DB CPU", cpu.value, cpu.sources))
+    return sorted(comps, key=lambda c: -c[1])
 
 
 #: Who to name under the headline, by the wait class of the top component
@@ -32,7 +53,8 @@ def g01(ctx: Context, th: dict):
     """The single largest foreground consumer of DB time (an event or DB CPU), as context for every other finding.
 
     Reported when it takes >= 10 % of DB time. The impact is its whole time: what a perfect fix of
-    that component could save, not a recommendation in itself.
+    that component could save, not a recommendation in itself. DB CPU is taken as printed, also when
+    the report prints it above DB time (then said in the evidence and a caveat, as G02 does).
     """
     ctx.need_events()
     comps = _top_components(ctx)
@@ -44,11 +66,14 @@ def g01(ctx: Context, th: dict):
     if pct < th["pct"]:
         return None
     cls = "CPU" if name == "DB CPU" else wait_class(name, ctx.m.fg(name).wait_class if ctx.m.fg(name) else None)
-    ev = [Evidence(f"pct_db_time[{n}]", round(100.0 * tt / dbt, 2), "%", None, s) for n, tt, s in comps[:5]]
+    ev = [db_cpu_evidence(ctx) if n == "DB CPU" else Evidence(f"pct_db_time[{n}]", round(100.0 * tt / dbt, 2), "%", None, s)
+          for n, tt, s in comps[:5]]
+    over = cpu_over_db_time(ctx) if name == "DB CPU" else None
     f = make_finding(ctx, "G01", t, "high", ev,
                         f"Start with what dominates: {name} ({cls}) takes {pct:.1f} % of DB time; the other findings are "
                         "ranked by the share of DB time they can address.",
-                        title=f"Top of DB time: {name} ({cls}) {pct:.1f} %")
+                        title=f"Top of DB time: {name} ({cls}) {pct:.1f} %" + (", more than DB time" if over else ""),
+                        caveats=[over] if over else None)
     f.culprit_orders = HEADLINE_CULPRITS.get(cls, ("sql:elapsed",))
     return f
 
@@ -77,7 +102,7 @@ def g02(ctx: Context, th: dict):
         return None
     demand = m.v("cpu_demand_ratio")
     saturated = (busy is not None and busy >= th["host_busy_pct"]) or (demand is not None and demand >= th["demand"])
-    ev = [Evidence("pct_db_time[DB CPU]", round(p, 2), "%", f">= {th['db_cpu_pct']} %", m["db_cpu_s"].sources),
+    ev = [db_cpu_evidence(ctx, f">= {th['db_cpu_pct']} %"),
           ctx.ev("host_cpu_busy_pct", f">= {th['host_busy_pct']} %"), ctx.ev("aas"), ctx.ev("cpu_count"),
           ctx.ev("cpu_demand_ratio", f">= {th['demand']}")]
     f = make_finding(ctx, "G02", m.v("db_cpu_s") if p >= th["db_cpu_pct"] else 0.0, "high" if busy is not None else "medium", ev,
@@ -87,6 +112,9 @@ def g02(ctx: Context, th: dict):
                      title=(f"CPU bound: DB CPU {p:.1f} % of DB time" if saturated or busy is None else
                             f"DB time is mostly CPU ({p:.1f} %); the host is not saturated")
                            + (f", host {busy:.0f} % busy" if busy is not None else ""))
+    over = cpu_over_db_time(ctx)
+    if over:
+        f.caveats.append(over)
     if busy is None and demand is None:  # neither host CPU nor CPU count printed: saturation cannot be told
         f.caveats.append("the report prints neither host CPU use nor the CPU count: whether the host is saturated "
                          "cannot be told from it")
