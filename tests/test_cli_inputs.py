@@ -4,6 +4,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import stat
 import subprocess
 import sys
 import zipfile
@@ -205,6 +206,27 @@ def test_devices_pipes_links_and_unwritable_outputs(tmp_path, report_text):
     assert p.returncode == 0 and json.loads(p.stdout)["report"]["kind"] == "awr"
     p = run("analyze", str(d / "good.txt"), "-o", str(tmp_path / "missing" / "out.txt"))
     assert p.returncode == 2 and "cannot write" in one_line_error(p)
+
+
+def test_output_into_a_pipe_or_through_a_link_replaces_neither(tmp_path):
+    """-o onto a device or a pipe writes into it: the atomic rename over the output replaced /dev/null with a
+    regular file (as root, for every process on the machine). Tested on a FIFO, never on /dev/null. -o onto a
+    symbolic link replaces the file it points to and keeps the link."""
+    report = str(FIXTURES / "mini_awr_11204.txt")
+    fifo = tmp_path / "out.pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    p = run("analyze", "--format", "json", report, "-o", str(fifo))
+    got, _ = reader.communicate(timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(got)["report"]["kind"] == "awr"
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still the pipe
+    (tmp_path / "real.json").write_text("old")
+    os.symlink(tmp_path / "real.json", tmp_path / "link.json")
+    p = run("analyze", "--format", "json", report, "-o", str(tmp_path / "link.json"))
+    assert p.returncode == 0, p.stderr
+    assert os.path.islink(tmp_path / "link.json")
+    assert json.loads((tmp_path / "real.json").read_text())["report"]["kind"] == "awr"
 
 
 def test_zip_total_size_is_capped(tmp_path, monkeypatch):

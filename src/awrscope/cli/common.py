@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -86,10 +87,21 @@ def guard_output(output: str | None, paths: tuple[str, ...]) -> None:
 
 def emit(text: str, output: str | None) -> None:
     """Print, or write ``output`` atomically: a temporary file beside it, renamed over it when complete,
-    so an interrupted run never leaves half a file."""
+    so an interrupted run never leaves half a file. A device or a pipe (``-o /dev/null``, a FIFO) is
+    written into, never replaced: renaming a file over /dev/null as root replaced the device for every
+    process on the machine. A symbolic link is followed: the file it points to is replaced, not the link."""
     if not output:
         click.echo(text)
         return
+    try:
+        st = os.stat(output)
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        _write_into(text, output)
+        return
+    if os.path.islink(output):
+        output = os.path.realpath(output)
     folder = os.path.dirname(os.path.abspath(output))
     # as tempfile.mkstemp does (a new file, mode 0600, never one that exists), without its 5 ms of imports
     tmp = os.path.join(folder, f".awrscope-{os.getpid()}-{os.urandom(6).hex()}")
@@ -115,6 +127,17 @@ def emit(text: str, output: str | None) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _write_into(text: str, output: str) -> None:
+    try:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.write("\n")
+    except OSError as e:
+        click.echo(f"awrscope: cannot write {output}: {e.strerror or e}", err=True)
+        sys.exit(EXIT_UNUSABLE)
+
 
 def infer_format(fmt: str | None, output: str | None) -> str:
     if fmt:
