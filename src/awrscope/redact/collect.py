@@ -54,6 +54,10 @@ def vocabulary(report: Report, text: str) -> set[str]:
             for row in sec.rows:
                 if not ident or key == "init_parameters" or key == "addm_findings":
                     words.update(WORD.findall(row.name or ""))
+                if not ident and row.name:
+                    # a text report cuts names to their column, mid-word ('gcs drm freeze in enter serv'); the
+                    # parser completes the name, so the fragment as printed must stay too: every prefix
+                    words.update(w[:n] for w in WORD.findall(row.name) for n in range(3, len(w)))
                 if not ident:
                     for k, v in row.text.items():
                         if k != "instance":
