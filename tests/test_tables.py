@@ -91,3 +91,23 @@ def test_output_artefacts_are_blanked_keeping_line_numbers():
     lines = normalise_lines(text)
     assert lines[0] == "a" and lines[1] == "" and lines[2] == "" and lines[3] == "b" and lines[4] == "c"
     assert len(lines) == 5
+
+
+def test_a_cell_is_its_column_slice_with_white_space_squeezed():
+    """The fast path of assign() squeezes white space without a list per cell: for any line whose tokens stay
+    inside their columns, each cell must be " ".join(slice.split()), whatever white space (runs of spaces, tabs,
+    NBSP, line separators) or control characters the slice holds."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    spans = [(0, 10), (11, 20), (21, 30)]
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.lists(st.text(alphabet=st.sampled_from(list("ab1.,  \t\xa0\u2028\x01")), max_size=9),
+                    min_size=3, max_size=3))
+    def check(parts):
+        # each part padded into its column; the column gaps are spaces, so no token crosses a border
+        line = "".join(p.ljust(b - a)[:b - a] + " " for p, (a, b) in zip(parts, spans)).rstrip(" ")
+        assert assign(line, spans) == [" ".join(line[a:b].split()) for a, b in spans]
+
+    check()

@@ -53,8 +53,10 @@ def assign(line: str, spans: list[tuple[int, int]], owner: list[int] | None = No
             for _, e in spans:
                 if 0 < e < n and not line[e - 1].isspace() and not line[e].isspace():
                     break
-                seg = line[prev:e].split()
-                out.append(seg[0] if len(seg) == 1 else " ".join(seg))
+                cell = line[prev:e].strip()
+                # " ".join(cell.split()) without a list per cell: the same text when no run of spaces and
+                # no other white space (tabs, NBSP: not printable) is left inside
+                out.append(cell if "  " not in cell and cell.isprintable() else " ".join(cell.split()))
                 prev = e
             else:
                 return out
