@@ -71,3 +71,17 @@ def test_a_total_printed_in_thousands_gives_way_to_waits_times_the_average():
     g03 = finding(doc, "G03")
     assert g03["impact"]["db_time_s"] == 2945 * 6775 / 1000
     assert round(g03["impact"]["pct_db_time"], 1) == 57.5
+
+
+def test_an_estimated_db_time_cites_what_it_is_made_of():
+    """Statspack 8.1.7 prints no DB time; the parser estimates it as 'CPU used by this session' / 100 + the
+    non-idle foreground waits. It was cited as a 'DB Time' row on line 1 of the header (a blank line). Line 506:
+    'CPU used by this session   68,261   113.6   15.3'; Wait Events start on line 62, Background Wait Events on 97."""
+    doc = analyze_path(HUNT / "statspack_txt_81741_radtek_oraclescripts_oracle_463_464_PREFIX.lst")
+    m = doc["metrics"]["db_time_s"]
+    assert round(m["value"], 2) == 1837.07
+    cited = {(s["section"], s["line"]) for s in m["source"]}
+    assert cited == {("instance_activity", 506), ("wait_events", 62), ("wait_events_bg", 97)}
+    cpu = next(s for s in m["source"] if s["section"] == "instance_activity")
+    assert cpu["row"] == "CPU used by this session" and cpu["value"] == 68261
+    assert abs(68261 / 100 + next(s["value"] for s in m["source"] if s["section"] == "wait_events") - m["value"]) < 0.01

@@ -126,7 +126,7 @@ def time_base(b: Builder) -> None:
     elif r.db_time_s is not None:
         if estimated:
             m.db_time_confidence, m.db_time_basis = "low", "estimated: CPU used by this session + FG non-idle waits"
-            b.put("db_time_s", r.db_time_s, [tm_src or Source("header", "DB Time", "estimated", h.line, r.db_time_s)],
+            b.put("db_time_s", r.db_time_s, [tm_src] if tm_src else _estimate_sources(b),
                   note="Statspack before 10g has no DB time; estimated by the parser (spec M02) - shares are approximate",
                   low=True)
         else:
@@ -213,6 +213,21 @@ def _unaccounted(b: Builder, dbt: float | None, cpu: float | None, cpu_src) -> N
     gap = max(0.0, dbt - cpu - waits)
     b.put("unaccounted_s", gap, srcs, note=f"DB time {dbt:,.1f} s - DB CPU {cpu:,.1f} s - foreground waits {waits:,.1f} s")
     b.put("unaccounted_pct", 100.0 * gap / dbt, srcs)
+
+
+def _estimate_sources(b: Builder) -> list[Source]:
+    """What the parser's estimate of DB time (Statspack before 10g) is made of: 'CPU used by this session' and the
+    non-idle waits of Wait Events less Background Wait Events, each cited where the report prints it."""
+    r = b.r
+    cpu, cpu_src, _ = b.stat("CPU used by this session")
+    srcs = [cpu_src] if cpu_src else []
+    waits = r.db_time_s - cpu / 100.0 if cpu is not None and r.db_time_s is not None else None
+    for key in ("wait_events", "wait_events_bg"):
+        sec = r.sections.get(key)
+        if sec is not None:
+            srcs.append(Source(key, "non-idle events", "time_s", sec.line,
+                               round(waits, 3) if key == "wait_events" and waits is not None else None))
+    return srcs
 
 
 def _call_time_base(r: Report):
