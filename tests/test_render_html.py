@@ -428,7 +428,8 @@ def test_line_references_of_a_multi_report_page_stay_in_their_report(corpus):
 def test_compiled_templates_are_kept_between_runs_and_an_unusable_cache_costs_nothing(corpus, tmp_path):
     """Issue 20: the page's templates are compiled once and kept in the user's cache directory (Jinja's
     bytecode cache, per Jinja version); the second run reads them and draws the same page. A cache directory
-    that cannot be made (here a path under a regular file) or AWRSCOPE_TEMPLATE_CACHE=0 only costs the compile."""
+    that cannot be made (here a path under a regular file), one that others can write to, or
+    AWRSCOPE_TEMPLATE_CACHE=0 only costs the compile."""
     import os
     import subprocess
     import sys
@@ -452,3 +453,12 @@ def test_compiled_templates_are_kept_between_runs_and_an_unusable_cache_costs_no
     assert page(tmp_path / "file" / "below") == first
     assert page(tmp_path / "off", AWRSCOPE_TEMPLATE_CACHE="0") == first
     assert not (tmp_path / "off").exists()
+    # a cache directory others can write to is not used: it holds code that is run
+    shared = tmp_path / "shared"
+    page(shared)
+    folder = next((shared / "awrscope").glob("templates-jinja*"))
+    for p in folder.iterdir():
+        p.unlink()
+    folder.chmod(0o777)
+    assert page(shared) == first
+    assert not any(folder.iterdir())  # nothing read from it, nothing written to it

@@ -68,7 +68,12 @@ def _template_cache() -> _TemplateCache | None:
     folder = os.path.join(user_cache_dir("awrscope"), f"templates-jinja{jinja2.__version__}")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
+        st = os.stat(folder)
     except OSError:
+        return None
+    # the cache holds code that is run: only a directory of this user's that no one else can write to
+    # (as Jinja's own default cache directory requires)
+    if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
         return None
     return _TemplateCache(folder)
 
