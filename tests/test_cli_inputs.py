@@ -211,7 +211,8 @@ def test_devices_pipes_links_and_unwritable_outputs(tmp_path, report_text):
 def test_output_into_a_pipe_or_through_a_link_replaces_neither(tmp_path):
     """-o onto a device or a pipe writes into it: the atomic rename over the output replaced /dev/null with a
     regular file (as root, for every process on the machine). Tested on a FIFO, never on /dev/null. -o onto a
-    symbolic link replaces the file it points to and keeps the link."""
+    symbolic link writes through it (as the shell's > does) and keeps the link; -o /dev/stdout writes to the
+    descriptor, so a file stdout appends to keeps what it held."""
     report = str(FIXTURES / "mini_awr_11204.txt")
     fifo = tmp_path / "out.pipe"
     os.mkfifo(fifo)
@@ -227,6 +228,16 @@ def test_output_into_a_pipe_or_through_a_link_replaces_neither(tmp_path):
     assert p.returncode == 0, p.stderr
     assert os.path.islink(tmp_path / "link.json")
     assert json.loads((tmp_path / "real.json").read_text())["report"]["kind"] == "awr"
+    # -o /dev/stdout while stdout appends to a file: written to the descriptor, the file is not reopened
+    log = tmp_path / "log.txt"
+    log.write_text("previous line\n")
+    with open(log, "ab") as out:
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+        p = subprocess.run([sys.executable, "-m", "awrscope", "analyze", "--format", "json", report, "-o", "/dev/stdout"],
+                           stdout=out, stderr=subprocess.PIPE, env=env)
+    assert p.returncode == 0, p.stderr
+    head, rest = log.read_text().split("\n", 1)
+    assert head == "previous line" and json.loads(rest)["report"]["kind"] == "awr"
 
 
 def test_zip_total_size_is_capped(tmp_path, monkeypatch):

@@ -18,7 +18,7 @@ _DOCS = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4)
 
 
 @settings(max_examples=400, deadline=None)
-@given(_DOCS, st.sampled_from([1, 2, None]))
+@given(_DOCS, st.sampled_from([1, 2, None, 0, -1]))
 def test_same_text_as_the_standard_library(doc, indent):
     assert to_json(doc, indent) == json.dumps(doc, indent=indent, ensure_ascii=False, default=str)
 

@@ -214,3 +214,15 @@ def test_a_literal_pseudonym_never_forms_a_word_of_the_report(corpus):
     once spelled 'SID', a column name of the report's SQL that was redacted everywhere else, so the scan saw the
     original word. A multi-word pseudonym whose words are words of the report is drawn again."""
     assert _check_one(str(corpus / "awr_html_19c_lucky29011_dvk_idle.html")) == []
+
+
+def test_identifiers_that_begin_an_oracle_word_are_still_replaced(corpus):
+    """The fragments a text report prints of a cut event name stay (they are Oracle's words), but only the
+    fragments printed: a database named DBW (the start of DBWR) and a host named sca (of 'scan') are replaced."""
+    import re
+
+    for name, word in (("awr_global_html_19c_2inst_exadata_azurelab_dbw_7day.html", "DBW"),
+                       ("awr_html_11203_radtek_corp_corp_173_193.html", "sca")):
+        src = _src(corpus, name)
+        assert re.search(rf"\b{word}\b", src.data.decode("utf-8", "replace"))
+        assert not re.search(rf"\b{word}\b", Redactor(KEY).redact_source(src).text)

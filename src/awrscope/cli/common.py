@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import sys
 from typing import TYPE_CHECKING, Any, Callable
@@ -87,21 +88,25 @@ def guard_output(output: str | None, paths: tuple[str, ...]) -> None:
 
 def emit(text: str, output: str | None) -> None:
     """Print, or write ``output`` atomically: a temporary file beside it, renamed over it when complete,
-    so an interrupted run never leaves half a file. A device or a pipe (``-o /dev/null``, a FIFO) is
-    written into, never replaced: renaming a file over /dev/null as root replaced the device for every
-    process on the machine. A symbolic link is followed: the file it points to is replaced, not the link."""
+    so an interrupted run never leaves half a file. What is not a plain path to a regular file is written
+    into as the shell's ``>`` would: ``/dev/stdout``, ``/dev/fd/N`` (the open descriptor itself, never the file
+    behind it reopened), a device or a pipe (renaming over /dev/null as root replaced the device for every
+    process), and a symbolic link (opened through, so the kernel's protections against another user's link in
+    a shared directory apply; never resolved and renamed over)."""
     if not output:
         click.echo(text)
+        return
+    fd = _descriptor_of(output)
+    if fd is not None:
+        _write_fd(text, fd, output)
         return
     try:
         st = os.stat(output)
     except OSError:
         st = None
-    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+    if os.path.islink(output) or (st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode)):
         _write_into(text, output)
         return
-    if os.path.islink(output):
-        output = os.path.realpath(output)
     folder = os.path.dirname(os.path.abspath(output))
     # as tempfile.mkstemp does (a new file, mode 0600, never one that exists), without its 5 ms of imports
     tmp = os.path.join(folder, f".awrscope-{os.getpid()}-{os.urandom(6).hex()}")
@@ -127,6 +132,30 @@ def emit(text: str, output: str | None) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+_FD_PATH = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
+
+
+def _descriptor_of(output: str) -> int | None:
+    """The descriptor a /dev/stdout-like path names: opening it again would truncate a file that stdout
+    appends to (``>> log``)."""
+    if output in ("/dev/stdout", "/dev/stderr"):
+        return 1 if output == "/dev/stdout" else 2
+    m = _FD_PATH.fullmatch(output)
+    return int(m.group(1)) if m else None
+
+
+def _write_fd(text: str, fd: int, output: str) -> None:
+    sys.stdout.flush()
+    data = (text + "\n").encode("utf-8")
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as e:
+        click.echo(f"awrscope: cannot write {output}: {e.strerror or e}", err=True)
+        sys.exit(EXIT_UNUSABLE)
 
 
 def _write_into(text: str, output: str) -> None:

@@ -40,11 +40,29 @@ _TITLE_TAIL = re.compile(r"DB/Inst|\bfor DB:|\bDB:|Snaps?:")  # what follows nam
 _SQL_ID = re.compile(r"^[0-9a-z]{13}$")
 
 
+def _printed_part(name: str, lines: list[str], line: int | None) -> str:
+    """The part of a row name its line prints: a text report cuts names to their column, mid-word ('gcs drm
+    freeze in enter serv'), and the parser completes them from the event catalogue, so the fragment as printed
+    is Oracle's word too. Only what the line holds: a prefix of every word would keep identifiers that happen
+    to begin an Oracle word (a database DBW, a host sca...)."""
+    if not line or line > len(lines):
+        return ""
+    printed = lines[line - 1].lower()
+    low = name.lower()
+    if low in printed:
+        return ""  # printed whole: its words are in the vocabulary already
+    k = len(low) - 1
+    while k >= 3 and low[:k] not in printed:
+        k -= 1
+    return name[:k] if k >= 3 else ""
+
+
 def vocabulary(report: Report, text: str) -> set[str]:
     """Words that stay whatever identifier they also spell: Oracle's names (awrscope's event and statistic
     vocabulary, the report's section titles and the row names and values of its non-identifier sections),
     SQL keywords, column headings."""
     words: set[str] = set(COMMON_WORDS) | set(SQL_KEYWORDS)
+    lines = text.replace("\f", "").splitlines()  # numbered as the text parser numbers them (row.line)
     for s in list(EVENTS) + list(EVENT_CLASS) + list(EVENT_CLASS.values()) + list(STATISTICS):
         words.update(WORD.findall(s))
     for r in _all(report):
@@ -54,15 +72,12 @@ def vocabulary(report: Report, text: str) -> set[str]:
             for row in sec.rows:
                 if not ident or key == "init_parameters" or key == "addm_findings":
                     words.update(WORD.findall(row.name or ""))
-                if not ident and row.name:
-                    # a text report cuts names to their column, mid-word ('gcs drm freeze in enter serv'); the
-                    # parser completes the name, so the fragment as printed must stay too: every prefix
-                    words.update(w[:n] for w in WORD.findall(row.name) for n in range(3, len(w)))
+                if not ident and row.name and r.format == "text":
+                    words.update(WORD.findall(_printed_part(row.name, lines, row.line)))
                 if not ident:
                     for k, v in row.text.items():
                         if k != "instance":
                             words.update(WORD.findall(v or ""))
-    lines = text.splitlines()
     for i, line in enumerate(lines):  # column headings: the lines above a text table's dashes
         if i and re.match(r"^\s*-{3,}[ -]*$", line) and not re.match(r"^\s{4,}-{30,}\s*$", line):
             for j in range(max(0, i - 3), i):

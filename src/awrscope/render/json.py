@@ -13,8 +13,8 @@ def to_json(payload: Any, indent: int | None = 1) -> str:
     writes the document on one line and msgspec re-indents it, copying every token as it was
     (numbers keep Python's spelling). What msgspec refuses (NaN, a lone surrogate) takes the
     standard library's way."""
-    if indent is None:
-        return json.dumps(payload, ensure_ascii=False, default=str)
+    if indent is None or indent < 1:  # msgspec writes indent 0 on one line, json.dumps one item a line
+        return json.dumps(payload, indent=indent, ensure_ascii=False, default=str)
     text = json.dumps(payload, ensure_ascii=False, default=str, separators=(",", ":"))
     import msgspec  # here, not at the top: `awrscope --help` imports this module
     try:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from functools import lru_cache
 
 import jinja2
@@ -51,6 +52,12 @@ class _TemplateCache(FileSystemBytecodeCache):
     90 ms between `analyze --format json` and `--format html` of one report). Holds our templates' code only,
     never report data; a cache that cannot be written only costs the compile."""
 
+    def load_bytecode(self, bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # noqa: BLE001 - a damaged or foreign file: compile again (Jinja lets pickle errors out)
+            bucket.reset()
+
     def dump_bytecode(self, bucket) -> None:
         try:
             super().dump_bytecode(bucket)
@@ -65,16 +72,21 @@ def _template_cache() -> _TemplateCache | None:
 
     # per Jinja version: the compiled code calls Jinja's runtime (Jinja itself checks Python's version and
     # each template's source)
-    folder = os.path.join(user_cache_dir("awrscope"), f"templates-jinja{jinja2.__version__}")
+    home = user_cache_dir("awrscope")
+    folder = os.path.join(home, f"templates-jinja{jinja2.__version__}")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        st = os.stat(folder)
+        stats = [os.stat(os.path.dirname(home)), os.stat(home), os.stat(folder)]
     except OSError:
         return None
-    # the cache holds code that is run: only a directory of this user's that no one else can write to
-    # (as Jinja's own default cache directory requires)
-    if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
-        return None
+    # the cache holds code that is run: only directories of this user's that no one else can write to (as
+    # Jinja's own default cache directory requires), below a parent others cannot rename them in
+    if hasattr(os, "getuid"):
+        parent, *own = stats
+        if any(st.st_uid != os.getuid() or st.st_mode & 0o022 for st in own):
+            return None
+        if parent.st_mode & 0o022 and not parent.st_mode & stat.S_ISVTX:
+            return None
     return _TemplateCache(folder)
 
 

@@ -248,10 +248,10 @@ def rows_html(t: dict, prefix: str = "") -> Markup:
     template's autoescape did."""
     plan = [(0 if c["key"] == "name" else 1 if c["key"] == "line" else 2 if c["num"] else 3, c["key"])
             for c in t["columns"]]
+    global _FLOAT_TD, _INT_TD
     if len(_FLOAT_TD) > _TD_CACHE_MAX or len(_INT_TD) > _TD_CACHE_MAX:
-        _FLOAT_TD.clear()
-        _INT_TD.clear()
-        _FLOAT_TD[None] = _EMPTY_NUM_TD
+        # new dicts, not clear(): a page drawn at the same time in another thread keeps the one it holds
+        _FLOAT_TD, _INT_TD = {None: _EMPTY_NUM_TD}, {}
     hows = [how for how, _ in plan]
     k = hows.count(3)
     # section_tables' layout (name, text columns, numeric columns, line), floats only and no -0.0 (a dict takes
