@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import csv
 import gzip
-import json
 import os
 import platform
 import shutil
