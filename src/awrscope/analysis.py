@@ -48,6 +48,8 @@ def _analyze_diff(report: Report, config: dict) -> dict:
         doc["periods"] = [_analyze_one(p, config) for p in report.periods]
     doc["metrics"] = {}
     doc["commit_path"] = None
+    doc["ledger"] = None
+    doc["annotations"] = []
     doc["findings"] = []
     doc["observations"] = []
     doc["verdict"] = {"load": None, "headline": None}
@@ -88,10 +90,14 @@ def _analyze_one(report: Report, config: dict) -> dict:
         "addm": None,
         "metrics": m.as_dict(),
         "commit_path": res.ctx.commit.as_dict(dbt) if res.ctx.commit is not None else None,
+        "ledger": res.ctx.ledger.as_dict() if res.ctx.ledger is not None else None,
         "findings": [_doubted(f.as_dict(), violations) for f in res.findings],
         "observations": [_doubted(f.as_dict(), violations) for f in res.observations],
+        "annotations": [_annotation(f) for f in res.annotations or ()],
         "not_applicable": [n.as_dict() for n in res.not_applicable],
-        "issues": [i.as_dict() for i in report.issues] + [v.as_issue() for v in violations],
+        "issues": [i.as_dict() for i in report.issues] + [v.as_issue() for v in violations]
+                  + [{"level": "warning", "section": "ledger", "line": None, "message": m}
+                     for m in (res.ctx.ledger.issues if res.ctx.ledger is not None else ())],
     }
     per_instance = instance_breakdown(report)
     if per_instance:
@@ -103,6 +109,13 @@ def _analyze_one(report: Report, config: dict) -> dict:
         h = doc["verdict"]["headline"]
         doc["addm"] = addm_beside(report, doc["findings"] + doc["observations"] + ([h] if h else []), doc["not_applicable"])
     return doc
+
+
+def _annotation(f) -> dict:
+    """A characterisation of ledger leaves (where the time goes, nothing wrong): not a ranked finding."""
+    return {"id": f.id, "slug": f.slug, "title": f.title, "leaves": list(f.annotates), "confidence": f.confidence,
+            "evidence": [e.as_dict() for e in f.evidence], "recommendation": f.recommendation,
+            "culprits": [c.as_dict() for c in f.culprits], "caveats": list(f.caveats)}
 
 
 def _iso(snap) -> str | None:

@@ -61,3 +61,53 @@ def instance_lines(doc: dict) -> list[str]:
         out.append(f"{i['instance']}: DB time {fmt_num(i['db_time_s'])} s ({fmt_num(i['pct_of_cluster_db_time'])} %), "
                    f"AAS {fmt_num(i['aas'])}{cpus}{redo}, {lfs_text}; top: {top or '-'}{busiest}")
     return out
+
+
+#: Leaves below this share of DB time are summed into one "other" row of the "where the time went" table.
+LEDGER_ROW_PCT = 1.0
+LEDGER_ROWS = 10
+
+
+def ledger_rows(doc: dict) -> list[dict]:
+    """The rows of "where the time went": the ledger's leaves of at least 1 % of DB time (at most ten),
+    the rest summed as one row, and the remainder; each with who claims it and what describes it."""
+    led = doc.get("ledger")
+    if not led:
+        return []
+    leaves = [l for l in led["leaves"] if l["kind"] != "remainder"]
+    shown = [l for l in leaves if l["pct_db_time"] >= LEDGER_ROW_PCT][:LEDGER_ROWS]
+    rest = [l for l in leaves if l not in shown]
+    rows = [{"name": l["name"], "kind": l["kind"], "wait_class": l["wait_class"], "seconds": l["seconds"],
+             "pct": l["pct_db_time"], "claimed_by": [c["id"] for c in l["claimed_by"]],
+             "explained_by": l["explained_by"], "annotations": [a["text"] for a in l["annotations"]]} for l in shown]
+    if rest:
+        rows.append({"name": f"{len(rest)} other part(s)", "kind": "other", "wait_class": None,
+                     "seconds": round(sum(l["seconds"] for l in rest), 3), "pct": round(sum(l["pct_db_time"] for l in rest), 3),
+                     "claimed_by": sorted({c["id"] for l in rest for c in l["claimed_by"]}), "explained_by": [],
+                     "annotations": []})
+    for l in led["leaves"]:
+        if l["kind"] == "remainder" and (abs(l["pct_db_time"]) >= 0.05):
+            rows.append({"name": l["name"], "kind": "remainder", "wait_class": None, "seconds": l["seconds"],
+                         "pct": l["pct_db_time"], "claimed_by": [c["id"] for c in l["claimed_by"]], "explained_by": [],
+                         "annotations": [l["note"] or led["remainder_meaning"]]})
+    return rows
+
+
+def ledger_owner_text(row: dict) -> str:
+    """Who answers for a row: 'R01', 'R01 (explains it)', or the annotation."""
+    parts = []
+    if row["claimed_by"]:
+        parts.append(", ".join(row["claimed_by"]))
+    if row["explained_by"]:
+        parts.append("explained by " + ", ".join(row["explained_by"]))
+    parts += row["annotations"]
+    return "; ".join(parts)
+
+
+def claim_lines(f: dict) -> list[str]:
+    """A finding's symptoms, as every output says them: 'explains: log buffer space 32.8 % of DB time'."""
+    out = [f"explains: {e['leaf']} {fmt_num(e['pct_db_time'])} % of DB time"
+           + (f" ({fmt_num(e['claimed_s'])} s of it in this finding's impact)" if e.get("claimed_s") else "")
+           for e in f.get("explains") or ()]
+    out += [f"also: {r['id']} {r['title']}: {r['note']}" for r in f.get("related") or ()]
+    return out

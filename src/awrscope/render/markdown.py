@@ -2,7 +2,8 @@
 tickets and chat. Every report string is escaped: a module or SQL text holding HTML shows as text."""
 from __future__ import annotations
 
-from .common import KEY_METRICS, delta_cells, instance_lines, owner_note, reading_warnings, side_line, window_label
+from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, owner_note,
+                     reading_warnings, side_line, window_label)
 from .numbers import fmt_num
 
 
@@ -50,6 +51,13 @@ def render_markdown(doc: dict) -> str:
     for i, f in enumerate(doc["findings"], 1):
         out.append(f"{i}. **{f['severity'].upper()}** {f['id']} {_md(f['title'])} — {fmt_num(f['impact']['pct_db_time'])} % "
                    f"of DB time, confidence {f['confidence']}")
+    rows = ledger_rows(doc)
+    if rows:
+        led = doc["ledger"]
+        out += ["", "## Where the time went", "", f"{_md(led['basis'])}; the findings claim "
+                f"{fmt_num(led['claimed_pct_db_time'])} % of DB time, no second of it twice.", "",
+                "| Part of DB time | Seconds | % of DB time | Claimed by / described as |", "|---|---:|---:|---|"]
+        out += [f"| {_md(r['name'])} | {fmt_num(r['seconds'])} | {fmt_num(r['pct'])} | {_md(ledger_owner_text(r))} |" for r in rows]
     cp = doc.get("commit_path")
     if cp and cp.get("pct_db_time") is not None:
         out += ["", "## Commit path", "", "| part | seconds | % of DB time |", "|---|---:|---:|",
@@ -78,6 +86,7 @@ def render_markdown(doc: dict) -> str:
                            f"{_md(c['detail'])} | {_md(c['section'])} line {c['line']} |")
         elif f.get("culprits_missing"):
             out += ["", f"Culprits: {_md(f['culprits_missing'])}"]
+        out += [""] + [f"- {_md(line)}" for line in claim_lines(f)] if claim_lines(f) else []
         out += ["", f"**Recommendation**: {_md(f['recommendation'])}"]
         if f.get("confirm"):
             out.append(f"\n**Confirm**: {_md(f['confirm'])}  \n**Refute**: {_md(f['refute'])}")

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..compare import pct_words
-from .common import KEY_METRICS, delta_cells, instance_lines, owner_note, reading_warnings, side_line, window_label
+from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, owner_note,
+                     reading_warnings, side_line, window_label)
 from .numbers import fmt_num
 
 
@@ -49,6 +50,18 @@ def _culprit_lines(f: dict) -> list[str]:
     return out
 
 
+def _ledger_lines(doc: dict) -> list[str]:
+    rows = ledger_rows(doc)
+    if not rows:
+        return []
+    led = doc["ledger"]
+    out = [f"  where the time went ({led['basis']}; findings claim {fmt_num(led['claimed_pct_db_time'])} % of it):"]
+    for r in rows:
+        who = ledger_owner_text(r)
+        out.append(f"    {r['name'][:40]:40s} {fmt_num(r['seconds']):>12s} s {fmt_num(r['pct']):>7s} %" + (f"  {who}" if who else ""))
+    return out
+
+
 def render_text(doc: dict) -> str:
     out = _header(doc) + _body(doc)
     for k, p in enumerate(doc.get("periods") or (), 1):
@@ -73,6 +86,7 @@ def _body(doc: dict, metrics: bool = True) -> list[str]:
             line += f" {note}" if note.startswith("->") else f" ({note})"
         out.append(line)
     out += _verdict_lines(doc)
+    out += _ledger_lines(doc)
     out.append("")
     if doc.get("periods"):
         out.append("  compare-period report: each period is diagnosed on its own below")
@@ -89,6 +103,7 @@ def _body(doc: dict, metrics: bool = True) -> list[str]:
             where = f"  [{src['section']} line {src['line']}]" if src and src.get("line") else ""
             th = f" (threshold {e['threshold']})" if e.get("threshold") else ""
             out.append(f"       - {e['metric']} = {fmt_num(e['value'])} {e['unit']}{th}{where}")
+        out += [f"     {line}" for line in claim_lines(f)]
         out += _culprit_lines(f)
         out.append(f"     do: {f['recommendation']}")
         for w in f["whatif"]:

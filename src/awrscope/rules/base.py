@@ -7,35 +7,21 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..metrics import Metrics, Source
+from ..ledger import Ledger
+from ..ledger.scale import SEVERITIES, SEVERITY_AAS, SEVERITY_RANK, SEVERITY_THRESHOLDS, milder, severity_of
 from ..model import Report
 
-SEVERITIES = ("critical", "major", "moderate", "minor", "info")
-SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}  # 0 = worst
 CONFIDENCES = ("high", "medium", "low")
-
-#: Materiality scale on addressable % of DB time (spec C.0); overridable as [severity] in the config.
-SEVERITY_THRESHOLDS = {"critical": 25.0, "major": 10.0, "moderate": 5.0, "minor": 2.0}
-
-#: The absolute load a severity also needs: addressable average active sessions (DB time the finding
-#: can remove / elapsed). A share of DB time alone calls 40 % of an idle database's 47 s "critical".
-#: A database below ``quiet_aas`` active sessions is "quiet": no finding above minor. [severity] in the config.
-SEVERITY_AAS = {"critical_aas": 1.0, "major_aas": 0.25, "moderate_aas": 0.1, "quiet_aas": 0.25}
 
 
 def severity_for(pct: float | None, scale: dict[str, float] | None = None, aas: float | None = None) -> str:
-    """Severity from the share of DB time a finding can address, capped by the sessions it costs."""
-    scale = {**SEVERITY_THRESHOLDS, **SEVERITY_AAS, **(scale or {})}
-    if pct is None:
-        return "info"
-    for sev in ("critical", "major", "moderate", "minor"):
-        if pct >= scale[sev] and (aas is None or sev == "minor" or aas >= scale[sev + "_aas"]):
-            return sev
-    return "info"
+    """The one scale (ledger.scale.severity_of) with the config's [severity] table as second argument."""
+    return severity_of(pct, aas, scale)
 
 
 def cap_severity(sev: str, at: str) -> str:
     """The milder of two severities."""
-    return SEVERITIES[max(SEVERITY_RANK[sev], SEVERITY_RANK[at])]
+    return milder(sev, at)
 
 
 def lower(conf: str, steps: int = 1) -> str:
@@ -80,6 +66,10 @@ class Finding:
     culprit_orders: tuple[str, ...] = ()  # where to look for who causes it (rules/culprits.py), set by the rule
     culprits: list = field(default_factory=list)
     culprits_missing: str | None = None
+    claims: list[dict] = field(default_factory=list)  # [{"leaf", "seconds", "pct_db_time"}] from the ledger
+    explains: list[dict] = field(default_factory=list)  # symptoms of this cause: [{"leaf", "seconds", "pct_db_time", "note"}]
+    related: list[dict] = field(default_factory=list)  # findings whose time this cause took: shown under it
+    annotates: tuple[str, ...] = ()  # set by a characterisation: the ledger leaves it describes (not ranked)
 
     def as_dict(self) -> dict:
         impact: dict = {"db_time_s": round(self.impact_s, 3), "pct_db_time": None if self.impact_pct is None else round(self.impact_pct, 3),
@@ -92,7 +82,8 @@ class Finding:
                 "confidence": self.confidence, "impact": impact,
                 "evidence": [e.as_dict() for e in self.evidence], "recommendation": self.recommendation,
                 "culprits": [c.as_dict() for c in self.culprits], "culprits_missing": self.culprits_missing,
-                "confirm": self.confirm, "refute": self.refute, "caveats": list(self.caveats), "whatif": list(self.whatif)}
+                "confirm": self.confirm, "refute": self.refute, "caveats": list(self.caveats), "whatif": list(self.whatif),
+                "claims": list(self.claims), "explains": list(self.explains), "related": list(self.related)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,16 +116,29 @@ class Context:
     config: dict
     load: "object | None" = None  # Load (rules/load.py)
 
-    claims: dict = field(default_factory=dict)  # event -> seconds already attributed to a finding
+    ledger: Ledger | None = None
+    owner: str | None = None  # the rule running now: whose claims ctx.claim records
 
     def claim(self, event: str, seconds: float) -> float:
-        """Attribute up to ``seconds`` of an event's FG time to the calling rule; what another rule
-        already claimed is not available again (no double counting, C.0). Returns the granted seconds."""
-        total = self.m.fg_time(event)
-        free = max(0.0, total - self.claims.get(event, 0.0))
-        granted = max(0.0, min(seconds, free))
-        self.claims[event] = self.claims.get(event, 0.0) + granted
-        return granted
+        """Claim up to ``seconds`` of a ledger leaf (an event, "DB CPU", or the remainder) for the rule
+        running now; what an earlier (causally prior) finding claimed is not available again. Returns
+        the seconds granted: the finding's impact is the sum of what it was granted."""
+        if self.ledger is None or self.owner is None:
+            return 0.0
+        return self.ledger.claim(self.owner, event, seconds)
+
+    def claim_all(self, events, fraction: float = 1.0) -> float:
+        """Claim ``fraction`` of each event's foreground time; the seconds granted in total."""
+        return sum(self.claim(e, fraction * self.m.fg_time(e)) for e in events)
+
+    def explain(self, event: str) -> None:
+        """Record that the running rule's cause explains this leaf (a symptom shown under the cause)."""
+        if self.ledger is not None and self.owner is not None:
+            self.ledger.explain(self.owner, event)
+
+    def free(self, event: str) -> float:
+        """Seconds of a leaf no finding has claimed yet."""
+        return self.ledger.free(event) if self.ledger is not None else self.m.fg_time(event)
 
     # Metrics that rules divide by: zero is as unusable as missing (an idle interval).
     _DIVISORS = frozenset({"db_time_s", "elapsed_s"})
@@ -211,15 +215,15 @@ def rule(id: str, slug: str, title: str, family: str = "write", culprits: tuple[
 
 def make_finding(ctx: Context, r: Rule | str, seconds: float, confidence: str, evidence: list[Evidence],
                  recommendation: str, title: str | None = None, confirm: str = "", refute: str = "",
-                 whatif: list[dict] | None = None, caveats: list[str] | None = None, severity: str | None = None,
+                 whatif: list[dict] | None = None, caveats: list[str] | None = None,
                  range_pct: tuple[float, float] | None = None) -> Finding:
+    """A finding of rule ``r``. Its impact is what it claimed from the ledger (``seconds`` is only used by
+    a view, which sees claimed time by statement or segment and claims nothing itself); its severity is
+    the one scale's (ledger.scale.severity_of) on that impact, with no override."""
     rr = RULES[r] if isinstance(r, str) else r
+    if rr.family != "view" and ctx.ledger is not None:
+        seconds = ctx.ledger.claimed_s(rr.id)
     s, pct, aas = ctx.impact(seconds)
-    scale = ctx.config.get("severity")
-    sev = severity_for(pct, scale, aas)
-    if severity is not None:  # a rule's own override (an EM critical threshold) still needs the sessions to back it
-        sev = cap_severity(severity, severity_for(100.0, scale, aas))
-    if ctx.load is not None and ctx.load.level == "quiet":
-        sev = cap_severity(sev, "minor")
+    sev = severity_of(pct, aas, ctx.config.get("severity"), quiet=ctx.load is not None and ctx.load.level == "quiet")
     return Finding(rr.id, rr.slug, title or rr.title, sev, ctx.confidence(confidence), s, pct, evidence,
                    recommendation, confirm, refute, whatif or [], caveats or [], range_pct, aas)

@@ -45,6 +45,10 @@ def _lfs_evidence(ctx: Context, ca: CommitAttribution, th: dict) -> list[Evidenc
     return [ctx.event_ev(LFS, f">= {th['lfs_pct_db_time']} %"), ctx.ev("lfs_ms", f">= {th['pathology_lfs_ms']} ms pathological")]
 
 
+#: Foreground waits that are LGWR's writes seen by another name: slow redo writes cause them (R01 explains them).
+LGWR_DEPENDENT = ("log buffer space", "log file switch completion")
+
+
 @rule("R01", "redo-write-io-latency", "Redo write I/O latency bound (LGWR I/O)", culprits=("sql:executions",),
       lfs_pct_db_time=5.0, lgwr_ms=5.0, lgwr_ms_flash=2.0, poor_ms=10.0, io_fraction=0.5, pathology_lfs_ms=20.0,
       target_ms=0.5, lfpw_tail_pct=10.0, read_ms=10.0)
@@ -100,8 +104,13 @@ def r01(ctx: Context, th: dict):
     a = max(ca.alpha, ca.lfs_ms / ca.L) if queueing else ca.alpha
     Lp = min(th["target_ms"], ca.L)
     frac = 1.0 - Lp / ca.L
-    lfs_saved = _w1_saved_s(ca, Lp, a)
-    dep_saved = sum(ctx.claim(e, ctx.m.fg_time(e) * frac) for e in ("log buffer space", "log file switch completion"))
+    lfs_saved = ctx.claim(LFS, _w1_saved_s(ca, Lp, a))
+    dep_saved = 0.0
+    for e in LGWR_DEPENDENT:  # sessions waiting on LGWR by another name: faster writes shrink them too
+        got = ctx.claim(e, ctx.m.fg_time(e) * frac)
+        if got > 0:
+            ctx.explain(e)
+        dep_saved += got
     seconds = lfs_saved + dep_saved
     caveats = list(ca.notes)
     dbt = m.v("db_time_s")
@@ -174,9 +183,10 @@ def r02(ctx: Context, th: dict):
     """
     ca = _ca(ctx)
     m = ctx.m
-    if ca.non_io_owner != "R02":
-        return None
     ok = r02_e2(ca, th)
+    # R02 owns the non-I/O remainder, or takes what polling (R15) cannot explain
+    if ca.non_io_owner != "R02" and not (ca.non_io_owner == "R15" and ok):
+        return None
     need_ratio = th["ratio_cpu_saturated"] if ca.cpu_evidence else th["ratio"]
     if not ok or not (_material(ca, th) or pathological(ca, th)):
         return None
@@ -187,7 +197,7 @@ def r02(ctx: Context, th: dict):
     lo, hi = ca.non_io_range_s if ca.non_io_range_s else (ca.non_io_part_s, ca.non_io_part_s)
     normal_s = ca.lfs_waits * th["o_normal_ms"] / 1000.0
     # conservative impact: the smaller addressable value when the LGWR timing sources disagree
-    seconds = max(0.0, lo - normal_s)
+    seconds = ctx.claim(LFS, max(0.0, lo - normal_s))
     dbt = m.v("db_time_s")
     rng = (100.0 * lo / dbt, 100.0 * hi / dbt) if dbt and ca.non_io_range_s else None
     addr_rng = (100.0 * seconds / dbt, 100.0 * max(0.0, hi - normal_s) / dbt) if rng else None
@@ -267,6 +277,7 @@ def r03(ctx: Context, th: dict):
             seconds = seconds if io_free else min(seconds, ca.non_io_part_s or 0.0)
         else:
             seconds = min(seconds, ca.io_part_s or 0.0) if io_free else 0.0
+    seconds = ctx.claim(LFS, seconds)
     ev = _lfs_evidence(ctx, ca, th) + [ctx.ev("lfs_waits_per_commit", f"in [{th['waits_per_commit_lo']}, {th['waits_per_commit_hi']}]")] + chat + corro
     return make_finding(ctx, "R03", seconds, conf, ev,
                         "Commit once per business transaction or every N rows, use array DML; where durability semantics "
@@ -294,6 +305,7 @@ def r14(ctx: Context, th: dict):
         raise Needs("remote_sync_ms (SYNC Remote Write / LNS wait events)")
     if ca.non_io_owner != "R14":
         return None
+    ctx.claim(LFS, ca.non_io_part_s or 0.0)
     return make_finding(ctx, "R14", ca.non_io_part_s or 0.0, "medium",
                         _lfs_evidence(ctx, ca, th) + [ctx.ev("remote_sync_ms"), ctx.ev("non_io_residual_ms")],
                         "Check network round trip and standby redo log I/O; consider FASTSYNC/NOAFFIRM or ASYNC "
@@ -303,12 +315,17 @@ def r14(ctx: Context, th: dict):
 
 
 @rule("R15", "adaptive-lfs-polling", "Adaptive log file sync (polling) inflating commits", culprits=("sql:executions",),
-      lfs_pct_db_time=5.0, pathology_lfs_ms=20.0, poll_share=50.0, ratio=3.0)
+      lfs_pct_db_time=5.0, pathology_lfs_ms=20.0, poll_share=50.0, ratio=3.0, min_poll_ms=1.0)
 def r15(ctx: Context, th: dict):
     """Foregrounds poll for LGWR instead of being posted, adding up to a poll interval per commit.
 
     What it detects: 11.2+ 'redo synch poll writes' >= 50 % of 'redo synch writes' with
     log file sync >= 3 x LGWR write time.
+    Condition of the claim: a polled commit overshoots the end of its write by at most one poll
+    interval, and the interval follows LGWR's expected write time. So polling can add at most
+    max(L, min_poll_ms) per polled commit: the finding claims that much of the non-I/O remainder
+    (waits x poll share x bound), never the whole of a commit that averages seconds while LGWR
+    writes take milliseconds. The rest goes to R02 when its conditions hold, or stays unexplained.
     What to do: confirm in the LGWR trace ('Log file sync switching to polling'); discuss
     _use_adaptive_log_file_sync=FALSE with Oracle Support.
     References: spec R15; Pythian / dbaclass on adaptive log file sync.
@@ -317,13 +334,26 @@ def r15(ctx: Context, th: dict):
     ctx.need("poll_share")
     if ca.non_io_owner != "R15":
         return None
-    return make_finding(ctx, "R15", ca.non_io_part_s or 0.0, "medium",
+    poll = ctx.m.v("poll_share") or 0.0
+    bound_ms = max(ca.L, th["min_poll_ms"])
+    most = ca.lfs_waits * poll / 100.0 * bound_ms / 1000.0
+    seconds = ctx.claim(LFS, min(ca.non_io_part_s or 0.0, most))
+    caveats = list(ca.notes)
+    rest = (ca.non_io_part_s or 0.0) - seconds
+    if rest > 0.5:
+        caveats.append(f"polling adds at most one poll interval (~{bound_ms:.2f} ms, LGWR's write time) per polled commit: "
+                       f"{seconds:,.1f} s of the non-I/O remainder; the other {rest:,.1f} s "
+                       f"({ca.O_ms:.1f} ms per commit in all) need another cause (CPU / scheduling: R02)")
+    return make_finding(ctx, "R15", seconds, "medium",
                         _lfs_evidence(ctx, ca, th) + [ctx.ev("poll_share", f">= {th['poll_share']} %"),
-                                                       ctx.ev("lfs_lfpw_ratio", f">= {th['ratio']}")],
+                                                       ctx.ev("lfs_lfpw_ratio", f">= {th['ratio']}"),
+                                                       Evidence("poll_bound_ms", round(bound_ms, 3), "ms", None,
+                                                                note="the most polling can add per polled commit: max(L, min_poll_ms)")],
                         "Confirm polling in the LGWR trace; if switching hurts latency, discuss "
                         "_use_adaptive_log_file_sync=FALSE with Oracle Support.",
+                        title=f"Adaptive log file sync polling: {poll:.0f} % of commits polled, up to {bound_ms:.2f} ms each",
                         confirm="LGWR trace 'Log file sync switching to polling'.", refute="poll_share low in other intervals.",
-                        caveats=list(ca.notes))
+                        caveats=caveats)
 
 
 def r02_e2(ca: CommitAttribution, th: dict) -> list[float]:
@@ -351,3 +381,46 @@ def assign_non_io(ctx: Context, ca: CommitAttribution, th: dict) -> None:
         ca.non_io_owner = "R03"
     else:
         ca.non_io_owner = "undetermined"
+
+
+@rule("R17", "commit-wait-unsplit", "Commit waits whose I/O and non-I/O parts the report cannot split",
+      culprits=("sql:executions",), lfs_pct_db_time=5.0)
+def r17(ctx: Context, th: dict):
+    """log file sync takes a material share of DB time (or of sampled foreground activity in an ASH
+    report) but the report prints no LGWR write time ('log file parallel write' in Background Wait
+    Events, or 'redo write time' with 'redo writes'), so R01-R03 cannot tell slow redo writes from CPU,
+    scheduling or commit rate. The finding claims the commit wait and says what is needed to split it.
+
+    What to do: read LGWR's write latency for the same window (an AWR report: Background Wait Events
+    'log file parallel write'; OS iostat on the redo devices); if writes are slow (>= 5 ms) fix the
+    redo storage (R01), if they are fast the commit wait is CPU/scheduling or the commit rate (R02/R03).
+    """
+    ctx.need_events()
+    ca = ctx.commit
+    lfs = ctx.m.fg(LFS)
+    if lfs is None or lfs.time_s <= 0 or (ca is not None and ca.L is not None):
+        return None
+    pct = ctx.m.pct_db_time(LFS) or 0.0
+    if pct < th["lfs_pct_db_time"]:
+        return None
+    seconds = ctx.claim(LFS, lfs.time_s)
+    ash = ctx.report.kind == "ash"
+    lgwr = ctx.m.bg("log file parallel write")
+    ev = [ctx.event_ev(LFS, f">= {th['lfs_pct_db_time']} %")]
+    if lfs.avg_ms is not None:
+        ev.append(Evidence(f"avg_ms[{LFS}]", round(lfs.avg_ms, 3), "ms", None, lfs.sources))
+    if lgwr is not None:
+        ev.append(Evidence("bg_time_s[log file parallel write]", round(lgwr.time_s, 3), "s", None, lgwr.sources,
+                           "LGWR's write time, without a write count: no latency per write"))
+    base = "of sampled foreground activity" if ash else "of DB time"
+    per = f" at {lfs.avg_ms:.2f} ms per commit" if lfs.avg_ms is not None else ""
+    return make_finding(ctx, "R17", seconds, "medium" if not ash else "low", ev,
+                        "Read LGWR's write latency for this window (an AWR report of it: Background Wait Events "
+                        "'log file parallel write'; OS iostat on the redo devices). Slow writes (>= 5 ms): put the "
+                        "online redo logs on low-latency storage (R01). Fast writes: the wait is CPU, scheduling or "
+                        "posting (R02) or the commit rate (R03): check the host's run queue and commits per second.",
+                        title=f"Commit waits: log file sync {pct:.1f} % {base}{per}; LGWR write time not in the report",
+                        confirm="log file parallel write average in an AWR report of the same window; iostat on the redo devices.",
+                        refute="LGWR writes fast and few commits per second.",
+                        caveats=["the report has no LGWR write latency: the commit wait cannot be split into I/O and "
+                                 "non-I/O parts (spec C.2), so no cause is asserted"])

@@ -47,9 +47,17 @@ class CommitAttribution:
         }
 
 
+#: An OS CPU-wait counter is a run queue only on a host this busy (% BUSY_TIME): on AIX, OS_CPU_WAIT_TIME
+#: counts more than waiting for a CPU and exceeds BUSY_TIME on hosts that are mostly idle.
+OS_WAIT_MIN_BUSY_PCT = 80.0
+
+
 def cpu_evidence(m: Metrics) -> list[str]:
-    """R02 E3 causal signals (CPU / scheduling / post-wait)."""
+    """R02 E3 causal signals (CPU / scheduling / post-wait), each only under the conditions it was made
+    for: the OS CPU-wait share counts on a busy host (>= 80 %) and only when it does not exceed the busy
+    time itself."""
     out = []
+    busy = m.v("host_cpu_busy_pct")
     checks = (("host_cpu_busy_pct", 90.0, "host CPU busy >= 90 %"), ("os_cpu_wait_share", 0.1, "OS CPU wait >= 10 % of busy"),
               ("cpu_demand_ratio", 0.9, "CPU demand >= 90 % of CPUs"), ("rsrc_mgr_wait_share", 1.0, "resmgr:cpu quantum >= 1 % DB time"),
               ("fg_wakeup_overhead_us", 1000.0, "FG wakeup overhead >= 1 ms per sync"),
@@ -57,6 +65,8 @@ def cpu_evidence(m: Metrics) -> list[str]:
               ("poll_share", 50.0, "adaptive log file sync polling >= 50 % of syncs"))
     for k, th, label in checks:
         v = m.v(k)
+        if k == "os_cpu_wait_share" and v is not None and (v > 1.0 or (busy is not None and busy < OS_WAIT_MIN_BUSY_PCT)):
+            continue
         if v is not None and v >= th:
             out.append(f"{label} ({k} = {v:.3g})")
     copy = m.bg("LGWR wait for redo copy")

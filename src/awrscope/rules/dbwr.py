@@ -33,7 +33,7 @@ def r08(ctx: Context, th: dict):
         corro.append(ctx.event_ev("log file switch (checkpoint incomplete)", "> 0"))
     ev = [ctx.event_ev("free buffer waits", f">= {th['minor_pct']} %"), ctx.event_ev("write complete waits", f">= {th['minor_pct']} %"),
           ctx.ev("dfpw_ms"), ctx.ev("ckpt_write_share")] + corro
-    return make_finding(ctx, "R08", m.fg_time("free buffer waits") + m.fg_time("write complete waits"),
+    return make_finding(ctx, "R08", ctx.claim_all(("free buffer waits", "write complete waits")),
                         "high" if corro else "medium", ev,
                         "Enable asynchronous I/O (disk_asynch_io, filesystemio_options); add DB writers when async I/O "
                         "is unavailable or DBWR is CPU-bound; faster or write-cached datafile storage; spread hot write "
@@ -78,6 +78,7 @@ def r09(ctx: Context, th: dict):
              if (m.v(k) or 0) > 0]
     slow = (m.v("temp_write_ms") or 0.0) >= th["temp_write_ms"]
     t = m.fg_time("direct path write temp") + m.fg_time("direct path read temp")
+    ctx.claim_all(("direct path write temp", "direct path read temp"))
     ev = [ctx.ev("temp_io_share", f">= {th['share_pct']} %"), ctx.ev("temp_write_ms", f">= {th['temp_write_ms']} ms => storage"),
           ctx.ev("temp_write_MBps")] + corro
     kind = "slow TEMP storage" if slow else "spill volume (memory/SQL)"
@@ -124,7 +125,7 @@ def r10(ctx: Context, th: dict):
     ev = ([ctx.ev("us_enq_share", f">= {th['us_pct']} %")] if us is not None else []) + (
         [ctx.ev("sto_oos", "> 0")] if sto else []) + vol + [ctx.ev("undo_share_of_redo"), ctx.ev("rollback_apply_rate")]
     conf = "high" if time_ev else "medium" if (sto or len(vol) > 1) else "low"
-    seconds = m.fg_time("enq: US - contention") + m.fg_time("undo segment extension")
+    seconds = ctx.claim_all(("enq: US - contention", "undo segment extension"))
     return make_finding(ctx, "R10", seconds, conf, ev,
                         "Find the source of undo and rollbacks (application errors, timeouts, huge transactions) and split "
                         "huge transactions; size UNDO for the retention actually needed (compare undo_retention with the "
@@ -160,7 +161,7 @@ def r11(ctx: Context, th: dict):
     ev = [ctx.ev("reuse_wait_share", f">= {th['share_pct']} %")] + [ctx.event_ev(e) for e in present] + [
         ctx.ev("ro_wait_ms"), ctx.ev("drop_buffers_written")]
     t = sum(m.fg_time(e) for e in REUSE)
-    return make_finding(ctx, "R11", 0.9 * t, conf, ev,
+    return make_finding(ctx, "R11", ctx.claim_all(REUSE, 0.9), conf, ev,
                         "Use global temporary tables for work tables (no object checkpoint); reduce TRUNCATE concurrency "
                         "or reschedule; use larger uniform extents (1 MB) and/or a 32 KB block size tablespace to cut "
                         "per-truncate work; weigh REUSE STORAGE. Do not replace TRUNCATE with DELETE: it moves the cost to "

@@ -105,13 +105,14 @@ def g02(ctx: Context, th: dict):
     ev = [db_cpu_evidence(ctx, f">= {th['db_cpu_pct']} %"),
           ctx.ev("host_cpu_busy_pct", f">= {th['host_busy_pct']} %"), ctx.ev("aas"), ctx.ev("cpu_count"),
           ctx.ev("cpu_demand_ratio", f">= {th['demand']}")]
-    f = make_finding(ctx, "G02", m.v("db_cpu_s") if p >= th["db_cpu_pct"] else 0.0, "high" if busy is not None else "medium", ev,
+    ctx.claim("DB CPU", m.v("db_cpu_s") if p >= th["db_cpu_pct"] else 0.0)
+    f = make_finding(ctx, "G02", 0.0, "high" if busy is not None else "medium", ev,
                      ("CPU-bound workload on a saturated host: " if saturated else "DB time is mostly CPU: ")
                      + "tune the SQL with most CPU and logical reads (SQL ordered by CPU Time / Gets), check host CPU "
                      "capacity and non-Oracle consumers. Write-path changes will not help this part.",
                      title=(f"CPU bound: DB CPU {p:.1f} % of DB time" if saturated or busy is None else
                             f"DB time is mostly CPU ({p:.1f} %); the host is not saturated")
-                           + (f", host {busy:.0f} % busy" if busy is not None else ""))
+                           + (f", host {pct_text(busy)} busy" if busy is not None else ""))
     over = cpu_over_db_time(ctx)
     if over:
         f.caveats.append(over)
@@ -119,22 +120,38 @@ def g02(ctx: Context, th: dict):
         f.caveats.append("the report prints neither host CPU use nor the CPU count: whether the host is saturated "
                          "cannot be told from it")
     elif not saturated:
-        f.severity = cap_severity(f.severity, PROFILE_CEILING)
+        # CPU on a host with CPU to spare is where the time goes, not a fault: an annotation of the DB CPU leaf
+        f.annotates = ("DB CPU",)
     return f
 
 
-def _class_rule(ctx: Context, th: dict, rid: str, cls: str, title: str, rec: str):
+def pct_text(v: float) -> str:
+    """A percentage as a title prints it: whole numbers, but never '0 %' for something above zero."""
+    if v and abs(v) < 1:
+        return f"{v:.2g} %"
+    return f"{v:.0f} %"
+
+
+def _class_rule(ctx: Context, th: dict, rid: str, cls: str, title: str, rec: str, events=None):
+    """A wait class (or the given events of it) >= th['pct'] of DB time: the finding claims what of its events
+    no cause before it claimed, and its title gives the class's share and, when a cause took part of it,
+    what is left."""
     ctx.need_events()
     m = ctx.m
-    evs = [e for e in m.fg_events.values() if wait_class(e.name, e.wait_class) == cls]
+    evs = [e for e in m.fg_events.values() if wait_class(e.name, e.wait_class) == cls and e.time_s > 0
+           and (events is None or e.name.lower() in events)]
     dbt = m.v("db_time_s")
     t = sum(e.time_s for e in evs)
     if 100.0 * t / dbt < th["pct"]:
         return None
     evs.sort(key=lambda e: -e.time_s)
-    ev = [Evidence(f"pct_db_time[{e.name}]", round(100.0 * e.time_s / dbt, 2), "%", f"class sum >= {th['pct']} %", e.sources)
-          for e in evs[:5]]
-    return make_finding(ctx, rid, t, "high", ev, rec, title=f"{title}: {100.0 * t / dbt:.1f} % of DB time")
+    claimed = sum(ctx.claim(e.name, e.time_s) for e in evs)
+    ev = [Evidence(f"pct_db_time[{e.name}]", round(100.0 * e.time_s / dbt, 2), "%", f"sum >= {th['pct']} %", e.sources)
+          for e in evs[:5] if 100.0 * e.time_s / dbt >= 0.05]
+    shown = f"{title}: {100.0 * t / dbt:.1f} % of DB time"
+    if claimed < t - 0.005 * dbt:
+        shown += f" ({100.0 * claimed / dbt:.1f} % not explained by the findings above)"
+    return make_finding(ctx, rid, claimed, "high", ev, rec, title=shown)
 
 
 @rule("G03", "row-lock-contention", "Row lock / application contention", culprits=("segments:row_lock_waits", "sql:elapsed"), family="general", pct=5.0)
@@ -142,9 +159,13 @@ def g03(ctx: Context, th: dict):
     """Sessions wait on each other's row locks (enq: TX - row lock contention, TM, ...): an application
     design problem, not a write-path one. What to do: find the blocking sessions/rows (Segments by Row
     Lock Waits, ASH blocking_session), shorten transactions, avoid hot rows, index foreign keys (TM)."""
+    commits_slow = ctx.ledger is not None and ctx.ledger.claimed_s("R01") > 0
     return _class_rule(ctx, th, "G03", "Application", "Application (row lock) contention",
                        "Find the blockers (ASH blocking_session, Segments by Row Lock Waits), shorten transactions, avoid "
-                       "hot rows/sequences in tables, index foreign keys (enq: TM). Faster redo or storage will not help.")
+                       "hot rows/sequences in tables, index foreign keys (enq: TM)."
+                       + (" A lock is held until its transaction's commit completes: the slow commits of R01 lengthen "
+                          "every hold, so faster redo writes shorten these waits too." if commits_slow else
+                          " Commits are not slow here: faster redo or storage will not shorten these waits."))
 
 
 #: What the dominant concurrency wait says, the sections that name its culprits, and the fix.
@@ -200,23 +221,30 @@ def g05(ctx: Context, th: dict):
 
 
 READ_EVENTS = ("db file sequential read", "cell single block physical read")
+#: The foreground waits that are reads of data (TEMP reads are R09's, direct writes and local write wait are not reads).
+ALL_READ_EVENTS = frozenset({"db file sequential read", "db file scattered read", "db file parallel read", "direct path read",
+                             "cell single block physical read", "cell multiblock physical read", "cell list of blocks physical read",
+                             "read by other session", "cell smart table scan", "cell smart index scan", "direct path read (lob)"})
 
 
-@rule("G06", "read-io-bound", "User I/O (reads) bound", culprits=("sql:user_io", "sql:reads", "segments:physical_reads"), family="general", pct=20.0, read_ms=10.0)
+@rule("G06", "read-io-bound", "User I/O (reads) bound", culprits=("sql:user_io", "sql:reads", "segments:physical_reads"), family="general", pct=10.0, read_ms=10.0)
 def g06(ctx: Context, th: dict):
-    """Foreground read waits (db file sequential/scattered read, direct path read) >= 20 % of DB time:
-    the read path - SQL access paths, caching, storage read latency.
+    """Foreground read waits (db file sequential/scattered/parallel read, direct path read, cell reads, read
+    by other session) >= 10 % of DB time: the read path - SQL access paths, caching, storage read latency.
+    Only read events count: TEMP I/O (R09), local write wait (R11) and direct path writes are not reads.
 
-    Severity: by the class's share when single-block reads are slow (average >= 10 ms) or their latency is
-    not printed (an ASH report: said in a caveat); at most moderate when they are fast: then the volume of
-    reads, i.e. the SQL (G07), is the problem.
+    When single-block reads are slow (average >= 10 ms) or their latency is not printed (an ASH report:
+    said in a caveat), a finding that claims the read time. When they are fast, the reads are where the
+    time goes, not a fault: an annotation of the read leaves of the ledger, and the SQL (G07) is where to
+    tune.
     """
-    f = _class_rule(ctx, th, "G06", "User I/O", "User I/O (mostly reads)",
+    f = _class_rule(ctx, th, "G06", "User I/O", "User I/O reads",
                     "Read-path problem: tune the SQL with most physical reads (SQL ordered by Reads / User I/O), "
-                    "check read latency of the storage and buffer cache sizing.")
+                    "check read latency of the storage and buffer cache sizing.", events=ALL_READ_EVENTS)
     if f is None:
         return None
-    reads = [e for e in (ctx.m.fg(n) for n in READ_EVENTS) if e is not None and e.waits]
+    reads = sorted((e for e in (ctx.m.fg(n) for n in READ_EVENTS) if e is not None and e.waits and e.time_s > 0),
+                   key=lambda e: -e.time_s)
     slow = [e for e in reads if (e.avg_ms or 0.0) >= th["read_ms"]]
     for e in reads:
         f.evidence.append(Evidence(f"avg_ms[{e.name}]", round(e.avg_ms, 3), "ms", f">= {th['read_ms']} ms is slow", e.sources))
@@ -229,10 +257,9 @@ def g06(ctx: Context, th: dict):
         f.caveats.append("the report prints no read latency (no wait counts): whether the reads are slow or only "
                          "many cannot be told from it; an AWR report of the same window can")
     else:
-        f.severity = cap_severity(f.severity, PROFILE_CEILING)
-        if reads:
-            f.title += f"; single-block reads fast ({reads[0].avg_ms:.1f} ms)"
-            f.recommendation = ("Reads are fast but many: the volume is the problem. Tune the SQL with most physical "
-                                "reads (SQL ordered by Reads / User I/O: access paths, full scans), consider a larger buffer "
-                                "cache (Buffer Pool Advisory). Faster storage would gain little.")
+        f.title += f"; single-block reads fast ({reads[0].avg_ms:.1f} ms)"
+        f.recommendation = ("Reads are fast but many: the volume is where the time goes. Tune the SQL with most physical "
+                            "reads (SQL ordered by Reads / User I/O: access paths, full scans), consider a larger buffer "
+                            "cache (Buffer Pool Advisory). Faster storage would gain little.")
+        f.annotates = tuple(e.name for e in ctx.m.fg_events.values() if e.name.lower() in ALL_READ_EVENTS and e.time_s > 0)
     return f

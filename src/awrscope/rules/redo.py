@@ -50,7 +50,9 @@ def r04(ctx: Context, th: dict):
         conf = "high" if corro else "medium"
     else:
         conf = "medium" if corro else "low"
-    seconds = ctx.claim(CKPT, m.fg_time(CKPT)) + ctx.claim(SWC, 0.5 * m.fg_time(SWC)) + ctx.claim(PSF, m.fg_time(PSF))
+    # half of 'log file switch completion' is a checkpoint's; what slow LGWR writes (R01) explain is not asked for
+    seconds = ctx.claim(CKPT, m.fg_time(CKPT)) + ctx.claim(SWC, min(0.5 * m.fg_time(SWC), ctx.free(SWC))) \
+        + ctx.claim(PSF, m.fg_time(PSF))
     rate = m.v("redo_rate_Bps")
     wi = []
     wanted = rate * 60 * th["target_minutes"] * 1.5 if rate else None
@@ -61,7 +63,6 @@ def r04(ctx: Context, th: dict):
     ev = [ctx.event_ev(CKPT, f"> {th['ckpt_pct']} % (EM warning), > {th['ckpt_critical_pct']} % critical"),
           ctx.ev("minutes_between_switches", ">= 15-20 min"),
           ctx.ev("recommended_log_size_B"), ctx.ev("est_log_size_B")] + corro
-    sev = "critical" if ck > th["ckpt_critical_pct"] else None
     title = f"Redo logs too small for the redo rate: checkpoint incomplete {ck:.1f} % of DB time"
     if sph is not None:
         title += f", {sph:.1f} log switches per hour"
@@ -75,7 +76,7 @@ def r04(ctx: Context, th: dict):
            + size_note
            + ", and/or add log groups so DBWR can finish the checkpoint before a log is reused; speed up DBWR (R08); "
              "compare with 'Opt Log Sz(M)' when fast_start_mttr_target is set. Redo wastage per write is not a log-size criterion.")
-    return make_finding(ctx, "R04", seconds, conf, ev, rec, title=title, severity=sev,
+    return make_finding(ctx, "R04", seconds, conf, ev, rec, title=title,
                         confirm="alert log 'Checkpoint not complete' / 'cannot allocate new log'; v$log sizes and group count.",
                         refute="Logs already switch every 15+ minutes and DBWR is idle (then look at archiving, R05).",
                         whatif=wi)
@@ -96,6 +97,7 @@ def r05(ctx: Context, th: dict):
     t = m.fg_time("log file switch (archiving needed)")
     if t <= 0:
         return None
+    t = ctx.claim("log file switch (archiving needed)", t)
     ev = [ctx.event_ev("log file switch (archiving needed)", f">= {th['minor_pct']} % minor, >= {th['warning_pct']} % warning")]
     for bg in ("Log archive I/O", "log file sequential read", "ARCH wait on SENDREQ"):
         e = m.bg(bg)
@@ -139,8 +141,7 @@ def r06(ctx: Context, th: dict):
                         "Increase log_buffer moderately; if LGWR writes are slow fix the redo storage first (R01); "
                         "reduce redo volume (NOLOGGING direct-path loads for bulk work).",
                         confirm="redo buffer allocation retries rising; bursts of redo in ASH.", refute="sustained redo rate above LGWR throughput.",
-                        caveats=caveats,
-                        severity="critical" if p >= th["critical_pct"] and granted >= 0.5 * m.fg_time("log buffer space") else None)
+                        caveats=caveats)
 
 
 REDO_LATCHES = ("latch: redo allocation", "latch: redo copy", "latch: redo writing")
@@ -159,7 +160,7 @@ def r07(ctx: Context, th: dict):
     p = m.pct_db_time(*REDO_LATCHES) or 0.0
     if p < th["standalone_pct"]:
         return None
-    return make_finding(ctx, "R07", sum(m.fg_time(e) for e in REDO_LATCHES), "medium",
+    return make_finding(ctx, "R07", ctx.claim_all(REDO_LATCHES), "medium",
                         [ctx.event_ev(e, f"sum >= {th['standalone_pct']} %") for e in REDO_LATCHES if m.fg(e)],
                         "Look for CPU starvation first (R02): sessions holding redo copy latches are de-scheduled; "
                         "reduce concurrent redo generation.", confirm="run queue; Latch Activity misses on redo latches.")

@@ -6,33 +6,59 @@ from __future__ import annotations
 
 from ..model import Section
 from ..metrics import Source
-from .base import RULES, Context, Evidence, Needs, cap_severity, make_finding, rule
-from .general import PROFILE_CEILING
+from ..ledger.model import REMAINDER
+from .base import RULES, Context, Evidence, Needs, make_finding, rule
 from .load import run_queue_confirmed
 from ..oracle.events import wait_class
 from .culprits import segments as seg_culprits
 from .culprits import sql as sql_culprits
 
 _PLSQL = ("begin", "declare", "call ")
+#: Modules of SQL that the database's own background processes run: in the SQL sections, not in DB time.
+BACKGROUND_MODULES = ("mmon_slave", "mmon")
+
+
+def _sql_text(c) -> str:
+    """A culprit's SQL text, without the 'module X; ' its detail starts with."""
+    d = c.detail
+    if d.startswith("module "):
+        d = d.split("; ", 1)[1] if "; " in d else ""
+    return d.lower()
+
+
+def _module(c) -> str:
+    return c.detail[7:].split(";", 1)[0].strip().lower() if c.detail.startswith("module ") else ""
 
 
 @rule("G07", "top-sql", "SQL statements taking a large share of DB time", family="view", culprits=("sql:elapsed",),
       pct=10.0, stmt_pct=1.0, top=5)
 def g07(ctx: Context, th: dict):
     """The top statements of SQL ordered by Elapsed Time (up to 5, each >= 1 % of DB time) take
-    >= 10 % of DB time together: tune those statements first (ADDM's "Top SQL Statements"). The
-    impact is their elapsed time: the same DB time the class findings (CPU, User I/O, ...) see by
-    component, seen here by statement. A PL/SQL block's time includes the statements it runs, so
-    blocks are counted only when no plain statement qualifies. Severity at most moderate: a statement
-    that takes much of DB time is where to tune, not by itself a fault."""
+    >= 10 % of DB time together: tune those statements first (ADDM's "Top SQL Statements"). A view:
+    the same DB time the causes claim, seen by statement; it claims nothing.
+
+    Never above 100 % of DB time: a PL/SQL block's time includes the statements it runs, so blocks
+    are counted only when no plain statement qualifies; SQL of the database's own background
+    processes (module MMON_SLAVE) is not DB time and is left out; and a statement that would take
+    the sum above DB time is nested in one already counted (or background work): it is named in a
+    caveat, not added."""
     ctx.need("db_time_s")
     dbt = ctx.m.v("db_time_s")
     if ctx.report.sections.get("sql_by_elapsed") is None:
         raise Needs("SQL ordered by Elapsed Time")
     top = [c for c in sql_culprits(ctx.report, "elapsed", dbt, n=3 * th["top"]) if (c.share_pct or 0.0) >= th["stmt_pct"]]
-    plain = [c for c in top if not c.detail.split("; ")[-1].lower().startswith(_PLSQL)]
-    counted = (plain or top)[: th["top"]]
-    seconds = sum(c.value for c in counted)
+    background = [c for c in top if _module(c) in BACKGROUND_MODULES]
+    top = [c for c in top if c not in background]
+    plain = [c for c in top if not _sql_text(c).startswith(_PLSQL)]
+    counted, nested, seconds = [], [], 0.0
+    for c in (plain or top):
+        if len(counted) == th["top"]:
+            break
+        if seconds + c.value > dbt * 1.0005:
+            nested.append(c)
+            continue
+        counted.append(c)
+        seconds += c.value
     if not counted or 100.0 * seconds / dbt < th["pct"]:
         return None
     ids = ", ".join(dict.fromkeys(c.name for c in counted))  # RAC and PDB rows repeat a SQL id
@@ -45,7 +71,14 @@ def g07(ctx: Context, th: dict):
                      "the application needs.",
                      title=f"Top SQL: {len(counted)} statement(s) take {100.0 * seconds / dbt:.1f} % of DB time ({ids})")
     f.culprits = counted
-    f.severity = cap_severity(f.severity, PROFILE_CEILING)  # where to tune, not by itself something wrong
+    if plain and len(plain) < len(top):
+        f.caveats.append("PL/SQL blocks are not added: their time includes the statements they run")
+    if background:
+        f.caveats.append("left out as the database's own background work (not DB time): "
+                         + ", ".join(dict.fromkeys(c.name for c in background)))
+    if nested:
+        f.caveats.append("not added, as their elapsed time would take the sum above DB time (nested in a statement "
+                         "already counted, or background work): " + ", ".join(dict.fromkeys(c.name for c in nested)))
     return f
 
 
@@ -80,7 +113,6 @@ def g12(ctx: Context, th: dict):
                      "which instance reads them (service affinity).",
                      title=f"Hot segments: {names} hold {share:.0f} % of the physical reads")
     f.culprits = segs
-    f.severity = cap_severity(f.severity, PROFILE_CEILING)
     return f
 
 
@@ -95,6 +127,44 @@ def _tm(ctx: Context, name: str):
 def _tm_ev(name: str, v: float, row, dbt: float, threshold: str | None = None) -> Evidence:
     return Evidence(f"time_model[{name}]", round(100.0 * v / dbt, 3), "%", threshold,
                     (Source("time_model", row.name, "time_s", row.line, v),), f"{v:,.1f} s")
+
+
+#: Foreground waits that parsing itself causes: what parse time is made of besides CPU.
+PARSE_WAITS = ("library cache", "cursor: ", "latch: shared pool", "latch: row cache", "row cache lock", "latch: library cache")
+
+#: An instance that started less than this before the window's end has advisories and parse figures of a cold start.
+COLD_START_S = 3600.0
+
+
+def _startup(ctx: Context):
+    h = ctx.report.header
+    times = [i.startup_time for i in h.instances if i.startup_time is not None]
+    return max(times) if times else None
+
+
+def _cold_start(ctx: Context) -> str | None:
+    """'instance started N min before the window' when the instance started within the hour before the window."""
+    h, st = ctx.report.header, _startup(ctx)
+    if st is None or h.begin is None or h.begin.time is None:
+        return None
+    before = (h.begin.time - st).total_seconds()
+    if 0 <= before <= COLD_START_S:
+        return f"the instance started {before / 60:.0f} min before the window"
+    return None
+
+
+def advisory_window(ctx: Context, fraction: float = 0.5) -> str | None:
+    """None when an advisory, which accumulates since instance startup, describes this window (the window is at least
+    ``fraction`` of the time since startup); else why it does not ('the instance had been up 12.0 days')."""
+    h, st = ctx.report.header, _startup(ctx)
+    e = ctx.m.v("elapsed_s")
+    if st is None or h.end is None or h.end.time is None or not e:
+        return "the instance's startup time is not printed: the advisory's period (since startup) cannot be compared with the window"
+    up = (h.end.time - st).total_seconds()
+    if up <= 0 or e >= fraction * up:
+        return None
+    return (f"the advisory accumulates since instance startup ({up / 86400:.1f} days before the window's end) and this "
+            f"window is {e / 60:.0f} min of it")
 
 
 @rule("G08", "parsing", "Hard parsing / cursor sharing", family="general", culprits=("sql:parse_calls", "sql:version_count"),
@@ -127,9 +197,13 @@ def g08(ctx: Context, th: dict):
     causes["hard parses of literal SQL"] = max(0.0, hard - causes["cursors not shared (sharing criteria, bind mismatch)"]
                                                - causes["parse errors"])
     cause, t = max(causes.items(), key=lambda kv: kv[1])
+    cold = _cold_start(ctx)
+    if cause == "hard parses of literal SQL":
+        # the Time Model says hard parses, not why: literals are the usual cause, a cold shared pool after a startup another
+        cause = "hard parses" + (f" ({cold})" if cold else "")
     advice = {
-        "hard parses of literal SQL": "use bind variables in the application (SQL ordered by Parse Calls / Executions shows "
-                                      "statements that differ only by literals); as a stop-gap cursor_sharing=FORCE",
+        "hard parses": "look for literal SQL (SQL ordered by Parse Calls / Executions: statements that differ only by "
+                       "literals, executed once each) and use bind variables; as a stop-gap cursor_sharing=FORCE",
         "cursors not shared (sharing criteria, bind mismatch)": "find why child cursors are not shared "
                                                                 "(V$SQL_SHARED_CURSOR for the SQL in SQL ordered by Version Count): "
                                                                 "bind length/type mismatches, optimizer settings per session, NLS",
@@ -137,7 +211,15 @@ def g08(ctx: Context, th: dict):
                         "V$SQL_SHARED_CURSOR/failed parse tracing) and fix them: each error is a full hard parse",
         "soft parses": "keep cursors open in the application (statement caching in the driver, session_cached_cursors), "
                        "parse once and execute many times",
-    }[cause]
+    }[cause.split(" (", 1)[0]]
+    if cold:
+        advice = ("the instance started just before this window: hard parses of a cold shared pool fade as it warms up; "
+                  "compare with a later window before changing anything. If they persist, " + advice)
+    claimed = ctx.claim("DB CPU", parse)
+    for e in sorted((e for e in ctx.m.fg_events.values() if e.name.lower().startswith(PARSE_WAITS)), key=lambda e: -e.time_s):
+        if claimed >= parse:
+            break
+        claimed += ctx.claim(e.name, parse - claimed)
     return make_finding(ctx, "G08", parse, "high", ev, f"Parsing costs {100.0 * parse / dbt:.1f} % of DB time, mostly {cause}: "
                         + advice + ". A bigger shared pool only helps if 'latch: shared pool' / reloads show it is too small.",
                         title=f"Parsing {100.0 * parse / dbt:.1f} % of DB time, mostly {cause} ({100.0 * t / dbt:.1f} %)")
@@ -148,7 +230,11 @@ def g08(ctx: Context, th: dict):
 def g09(ctx: Context, th: dict):
     """Connection management takes >= 5 % of DB time (Time Model 'connection management call elapsed
     time'), or more than 5 logons per second: the application connects per request. What to do: a
-    connection pool (or DRCP / a shared pool of connections), and check the logon triggers."""
+    connection pool (or DRCP / a shared pool of connections), and check the logon triggers.
+
+    Conditions: a storm is made of logons. When 'logons cumulative' is printed, fewer than 5 per
+    second is no storm, whatever the connection time; connection time spent in failed-logon delays
+    ('logon delay' events: wrong passwords, each delayed) is not counted (G15 names that event)."""
     ctx.need("db_time_s")
     dbt, e = ctx.m.v("db_time_s"), ctx.m.v("elapsed_s")
     conn, crow = _tm(ctx, "connection management call elapsed time")
@@ -157,15 +243,20 @@ def g09(ctx: Context, th: dict):
     if conn is None and rate is None:
         raise Needs("Time Model 'connection management call elapsed time' or 'logons cumulative'")
     pct = 100.0 * (conn or 0.0) / dbt
-    if pct < th["pct"] and (rate is None or rate < th["logons_per_s"]):
+    delay = sum(e.time_s for e in ctx.m.fg_events.values() if "logon delay" in e.name.lower())
+    storm = rate is not None and rate >= th["logons_per_s"]
+    # connection management time made of failed-logon delays is not a logon storm (G15 names the delay event)
+    conn_left = max(0.0, (conn or 0.0) - delay)
+    if not storm and (100.0 * conn_left / dbt < th["pct"] or rate is not None):
         return None
     ev = []
     if conn is not None:
         ev.append(_tm_ev("connection management call elapsed time", conn, crow, dbt, f">= {th['pct']} %"))
     if rate is not None:
-            ev.append(Evidence("logons_per_s", round(rate, 3), "1/s", f">= {th['logons_per_s']}",
+        ev.append(Evidence("logons_per_s", round(rate, 3), "1/s", f">= {th['logons_per_s']}",
                            (Source("instance_activity", logons.name, "total", logons.line, logons.values.get("total")),)))
-    return make_finding(ctx, "G09", conn or 0.0, "high" if conn is not None else "medium", ev,
+    ctx.claim("DB CPU", conn_left)
+    return make_finding(ctx, "G09", conn_left, "high" if conn is not None else "medium", ev,
                         "Sessions connect and disconnect per request: use a connection pool in the application server "
                         "(or Database Resident Connection Pooling), check logon triggers and auditing of logons.",
                         title=f"Logon storm: connect/disconnect {pct:.1f} % of DB time"
@@ -192,6 +283,7 @@ def g10(ctx: Context, th: dict):
     ev = [ctx.ev("unaccounted_pct", f">= {th['pct']} %"), ctx.ev("unaccounted_s"), ctx.ev("cpu_queue_aas"),
           ctx.ev("host_cpu_busy_pct"), ctx.ev("cpu_count"), ctx.ev("cpu_cores"), ctx.ev("aas")]
     e = m.v("elapsed_s")
+    ctx.claim(REMAINDER, gap)
     queued = q is not None and e and q >= 0.25 * gap / e
     # more sessions active than CPUs is no queue when their time is waits: the OS figures decide (rules/load.py)
     corroborated = run_queue_confirmed(m, gap) is not None
@@ -201,12 +293,10 @@ def g10(ctx: Context, th: dict):
         busy = m.v("host_cpu_busy_pct")
         why = (f"the OS run queue was short ({q:.2g} processes)" if q is not None else
                f"the host was {busy:.0f} % busy" if busy is not None and not smt else "no OS statistics confirm a CPU queue")
-        f = make_finding(ctx, "G10", gap, "low", ev,
-                         "DB time is not explained by DB CPU and the printed waits, and " + why + ": check ASH for the "
-                         "sessions' states (waits missing from the event list, uninstrumented code, CPU queue).",
-                         title=f"{pct:.1f} % of DB time is neither CPU nor a printed wait ({why})")
-        f.severity = cap_severity(f.severity, PROFILE_CEILING)
-        return f
+        return make_finding(ctx, "G10", gap, "low", ev,
+                            "DB time is not explained by DB CPU and the printed waits, and " + why + ": check ASH for the "
+                            "sessions' states (waits missing from the event list, uninstrumented code, CPU queue).",
+                            title=f"{pct:.1f} % of DB time is neither CPU nor a printed wait ({why})")
     return make_finding(ctx, "G10", gap, "high" if queued else "medium", ev,
                         "Sessions queue for CPU" + smt + ": reduce CPU demand (the SQL with most CPU and logical reads), "
                         "limit concurrency (connection pool size, Resource Manager), or give the host/LPAR/VM more CPU "
@@ -228,12 +318,32 @@ def _advisory_rows(sec: Section | None, factor_pat: str, value_pat: str):
     return pts or None
 
 
+#: Foreground reads a larger buffer cache avoids.
+CACHED_READS = ("db file sequential read", "db file scattered read", "db file parallel read",
+                "cell single block physical read", "cell multiblock physical read")
+
+
+def _advisory_context(ctx: Context, rid: str, ev: list, why: str, what: str):
+    """An advisory that does not describe this window: said as context (an observation that claims nothing),
+    not as a saving of this window's DB time."""
+    return make_finding(ctx, rid, 0.0, "low", ev,
+                        f"Over the advisory's own period, {what}; {why}, so no share of this window's DB time is promised. "
+                        "Check the advisory over a window that starts at instance startup, or the same figures in a "
+                        "later report.",
+                        title=f"Advisory over the instance's lifetime, not this window: {what}",
+                        caveats=[why])
+
+
 @rule("G11", "undersized-cache", "Undersized SGA / buffer cache (from the advisories)", family="general",
       culprits=("segments:physical_reads", "sql:reads"), pct=5.0, max_factor=2.0)
 def g11(ctx: Context, th: dict):
     """The report's own advisories say a larger cache saves >= 5 % of DB time: the SGA Target
     Advisory's 'Est DB Time' at up to twice the current size, else the Buffer Pool Advisory's
-    'Est Phys Read Factor' applied to the foreground read wait time."""
+    'Est Phys Read Factor' applied to the foreground read wait time.
+
+    Condition: the advisories accumulate since instance startup; their estimate is a saving of this
+    window's DB time only when the window covers at least half of the time since startup. Otherwise
+    the advisory is shown as context (an observation claiming nothing)."""
     ctx.need("db_time_s")
     m, dbt = ctx.m, ctx.m.v("db_time_s")
     pts = _advisory_rows(ctx.report.sections.get("sga_target_advisory"), r"size_factor", r"est_db_time")
@@ -258,8 +368,7 @@ def g11(ctx: Context, th: dict):
         best = min(((f, v, r) for f, v, r in pts if 1.0 < f <= th["max_factor"]), key=lambda p: p[1], default=None)
         if cur is None or best is None or cur[1] <= 0:
             return None
-        reads = sum(m.fg_time(e) for e in ("db file sequential read", "db file scattered read", "db file parallel read",
-                                            "cell single block physical read", "cell multiblock physical read"))
+        reads = sum(m.fg_time(e) for e in CACHED_READS)
         saved = reads * (1.0 - best[1] / cur[1])
         ev = [Evidence("est_phys_read_factor[size factor 1.0]", cur[1], "ratio", None,
                        (Source("buffer_pool_advisory", cur[2].name, "est_phys_read_factor", cur[2].line, cur[1]),)),
@@ -269,6 +378,14 @@ def g11(ctx: Context, th: dict):
         what = f"buffer cache at {best[0]:g}x its size"
     if saved <= 0 or 100.0 * saved / dbt < th["pct"]:
         return None
+    reads_s = sum(m.fg_time(e) for e in CACHED_READS)
+    window = advisory_window(ctx)
+    if window is None and reads_s > 0:
+        ctx.claim_all(CACHED_READS, min(1.0, saved / reads_s))
+    else:
+        return _advisory_context(ctx, "G11", ev, window or "no foreground buffered read waits to shorten",
+                                 f"the report's advisory estimates that a {what} saves about {100.0 * saved / dbt:.0f} % "
+                                 "of DB time")
     return make_finding(ctx, "G11", saved, "medium", ev,
                         f"The report's advisory estimates that a {what} saves about {100.0 * saved / dbt:.0f} % of DB time: "
                         "grow the cache if memory allows (sga_target / db_cache_size), or reduce the reads of the SQL and "
@@ -311,7 +428,11 @@ TEMP_EVENTS = ("direct path read temp", "direct path write temp")
 def g14(ctx: Context, th: dict):
     """The PGA Memory Advisory says a larger pga_aggregate_target removes work-area I/O to TEMP: the
     foreground TEMP read/write wait time, reduced in proportion to 'Estd Extra W/A MB Read/Written
-    to Disk' from size factor 1.0 to the best at up to 2x, is >= 2 % of DB time."""
+    to Disk' from size factor 1.0 to the best at up to 2x, is >= 2 % of DB time.
+
+    Condition: the advisory accumulates since instance startup; it is applied to this window only when
+    the window covers at least half of that time, else shown as context claiming nothing. When R09
+    (TEMP spill) has claimed the TEMP time, this finding is shown under it: one cost, two fixes."""
     ctx.need_events()
     m, dbt = ctx.m, ctx.m.v("db_time_s")
     pts = _advisory_rows(ctx.report.sections.get("pga_advisory"), r"^size_fact", r"extra.*disk")
@@ -325,11 +446,17 @@ def g14(ctx: Context, th: dict):
     saved = temp * (1.0 - best[1] / cur[1])
     if 100.0 * saved / dbt < th["pct"]:
         return None
+    window = advisory_window(ctx)
     ev = [Evidence("estd_extra_mb_to_disk[size factor 1.0]", cur[1], "MB", None,
                    (Source("pga_advisory", cur[2].name, "extra_mb", cur[2].line, cur[1]),)),
           Evidence(f"estd_extra_mb_to_disk[size factor {best[0]:g}]", best[1], "MB", None,
                    (Source("pga_advisory", best[2].name, "extra_mb", best[2].line, best[1]),),
                    f"applied to {temp:,.1f} s of foreground TEMP read/write waits")]
+    if window is not None:
+        return _advisory_context(ctx, "G14", ev, window,
+                                 f"{best[0]:g}x pga_aggregate_target would cut work-area I/O to TEMP by "
+                                 f"{100.0 * (1.0 - best[1] / cur[1]):.0f} %")
+    ctx.claim_all(TEMP_EVENTS, 1.0 - best[1] / cur[1])
     f = make_finding(ctx, "G14", saved, "medium", ev,
                         f"The PGA advisory estimates {100.0 * (1.0 - best[1] / cur[1]):.0f} % less work-area I/O to TEMP at "
                         f"{best[0]:g}x pga_aggregate_target ({best[2].name} MB): raise it if memory allows, and look at the "

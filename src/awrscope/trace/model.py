@@ -13,6 +13,16 @@ BUCKET_LABELS = ("<1µs", "1-10µs", "10-100µs", "0.1-1ms", "1-10ms", "10-100ms
 
 CALL_KINDS = ("PARSE", "EXEC", "FETCH", "CLOSE", "UNMAP", "SORT UNMAP")
 
+#: The wait the server writes while it waits for the client's next call: the only time of a trace that
+#: is verifiably outside a database call (Oracle's DB time leaves it out as idle).
+CLIENT_WAIT = "SQL*Net message from client"
+
+#: A client gap inside one cursor's fetch loop shorter than this is a round trip, not think time. Any
+#: network's round trip is shorter (~0.1 ms on a LAN, ~300 ms across the globe) and no person pages
+#: through rows faster, so a gap under 1 s between two fetches is the machine's: the network plus the
+#: client's work on one array of rows. Longer gaps are someone (or something) pausing: think time.
+ROUND_TRIP_MAX_US = 1_000_000
+
 #: Oracle command types (PARSING IN CURSOR oct=) that the rules and renderers name.
 OCT_NAMES = {1: "CREATE TABLE", 2: "INSERT", 3: "SELECT", 6: "UPDATE", 7: "DELETE", 9: "CREATE INDEX",
              12: "DROP TABLE", 26: "LOCK TABLE", 42: "ALTER SESSION", 44: "COMMIT", 45: "ROLLBACK",
@@ -100,6 +110,9 @@ class Statement:
     waits_in: dict[str, list] = field(default_factory=dict)  # event -> [count, µs, max µs, line of max]
     waits_between: dict[str, list] = field(default_factory=dict)
     text_truncated: bool = False
+    round_trips: int = 0         # client gaps inside this cursor's fetch loops (T05)
+    round_trip_us: float = 0.0
+    round_trip_line: int = 0     # the first of them
 
     def call(self, kind: str) -> CallStats:
         cs = self.calls.get(kind)

@@ -1,13 +1,13 @@
 """The trace document (``awrscope trace --format json``, schema ``awrscope-trace/1``, docs/trace.md):
-the response-time profile of the traced interval, per-statement profiles, each event's duration
-distribution, the findings and the reading issues, built from one pass's TraceStats."""
+the response-time profile of the traced interval, its ledger (ledger.py), per-statement profiles, each
+event's duration distribution, the findings and the reading issues, built from one pass's TraceStats."""
 from __future__ import annotations
 
+from .ledger import UNACCOUNTED, build_ledger, cpu_us, response_us
 from .model import BUCKET_LABELS, BUCKETS_US, Statement
 from .reader import TraceStats
 
 SCHEMA = "awrscope-trace/1"
-UNACCOUNTED = "unaccounted-for time"
 
 
 def _r(x: float | None, nd: int = 6) -> float | None:
@@ -21,12 +21,8 @@ def _pct(part: float, whole: float) -> float | None:
 def profile_lines(st: TraceStats) -> tuple[list[dict], float]:
     """Method R's resource profile: one line per wait event, the CPU of dep=0 calls by kind, and
     unaccounted-for time; worst first. Returns the lines and R (seconds)."""
-    wall = st.wall_us
-    waits = sum(e.total_us for e in st.events.values())
-    cpu = sum(c.c_us for c in st.calls.values()) + sum(c.c_us for c in st.orphan_calls.values())
-    explained = waits + cpu
-    if not wall:  # no tim at all: the profile is what the lines explain
-        wall = explained
+    wall = response_us(st)  # without any tim: what the lines explain
+    explained = sum(e.total_us for e in st.events.values()) + cpu_us(st)
     lines: list[dict] = []
     for e in st.events.values():
         lines.append({"component": e.name, "kind": "wait", "seconds": _r(e.total_us / 1e6), "calls": e.count,
@@ -86,7 +82,8 @@ def statement_doc(s: Statement) -> dict:
     return {"key": s.key, "sql_id": s.sql_id, "hash_value": s.hash_value, "command": s.command, "oct": s.oct,
             "depth": s.dep, "uid": s.uid, "line": s.line, "text": s.text, "text_truncated": s.text_truncated,
             "response_s": _r(resp / 1e6), "elapsed_s": _r(e / 1e6), "cpu_s": _r(c / 1e6),
-            "between_calls_s": _r(between / 1e6), "executions": s.executions, "calls": calls, "profile": prof}
+            "between_calls_s": _r(between / 1e6), "executions": s.executions,
+            "round_trips": s.round_trips, "round_trip_s": _r(s.round_trip_us / 1e6), "calls": calls, "profile": prof}
 
 
 def top_statements(st: TraceStats, top: int) -> list[Statement]:
@@ -114,6 +111,7 @@ def build_document(st: TraceStats, top: int = 10, findings: list[dict] | None = 
         "transactions": {"commits": st.commits, "rollbacks": st.rollbacks, "read_only": st.readonly_ends,
                          "commit_lines": st.xctend_lines},
         "profile": lines,
+        "ledger": build_ledger(st),
         "calls": calls,
         "statements": [statement_doc(s) for s in top_statements(st, top)],
         "statement_count": len(st.statements),

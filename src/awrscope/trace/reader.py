@@ -11,7 +11,10 @@ per call kind and per statement (statement texts cut at ``MAX_TEXT`` characters,
 * a WAIT line is written when the wait ends, before the line of the call it belongs to: a wait is
   *inside* the next ``dep=0`` call when it ended after that call began (``tim >= call tim - e``), else it
   was waited *between* calls (SQL*Net message from client, mostly);
-* unaccounted-for time = R - (CPU of dep=0 calls + every wait).
+* unaccounted-for time = R - (CPU of dep=0 calls + every wait);
+* a ``SQL*Net message from client`` wait between calls is a client gap: a *round trip* when it lies
+  between an EXEC or FETCH and a FETCH of the same cursor (one fetch loop) and is shorter than
+  ``ROUND_TRIP_MAX_US``, else *think time* (ledger.py turns these into the session's ledger).
 """
 from __future__ import annotations
 
@@ -22,7 +25,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import IO
 
-from .model import CALL_KINDS, CallStats, EventStats, Statement, TraceIssue, TraceSession
+from .model import (CALL_KINDS, CLIENT_WAIT, ROUND_TRIP_MAX_US, CallStats, EventStats, Statement, TraceIssue,
+                    TraceSession)
 
 MAX_TEXT = 4000          # characters of a statement's text kept
 MAX_STATEMENTS = 20_000  # distinct statements tracked; later ones are summed in one "(other statements)"
@@ -68,6 +72,10 @@ class TraceStats:
     inside_us: float = 0.0
     backwards: int = 0
     first_backwards_line: int = 0
+    # the client gaps (SQL*Net message from client between calls), split as the ledger needs them
+    round_trip: EventStats = field(default_factory=lambda: EventStats("round trips"))
+    think: EventStats = field(default_factory=lambda: EventStats("think time"))
+    round_trip_max_us: float = ROUND_TRIP_MAX_US
     issues: list[TraceIssue] = field(default_factory=list)
     truncated: bool = False
 
@@ -94,18 +102,19 @@ def open_trace(path: str) -> tuple[IO[bytes], str]:
     return fh, path
 
 
-def read_trace(path: str, time_unit: str | None = None) -> TraceStats:
+def read_trace(path: str, time_unit: str | None = None, round_trip_max_us: float = ROUND_TRIP_MAX_US) -> TraceStats:
     """Read one trace file: its statistics; NotATraceError (one line) when it is none; OSError as raised."""
     fh, name = open_trace(path)
     try:
-        return read_stream(fh, name, time_unit)
+        return read_stream(fh, name, time_unit, round_trip_max_us)
     finally:
         if fh is not sys.stdin.buffer:
             fh.close()
 
 
-def read_text(text: str, name: str = "<text>", time_unit: str | None = None) -> TraceStats:
-    return read_stream(io.BytesIO(text.encode("utf-8")), name, time_unit)
+def read_text(text: str, name: str = "<text>", time_unit: str | None = None,
+              round_trip_max_us: float = ROUND_TRIP_MAX_US) -> TraceStats:
+    return read_stream(io.BytesIO(text.encode("utf-8")), name, time_unit, round_trip_max_us)
 
 
 def _fields(body: str) -> dict:
@@ -126,8 +135,9 @@ def _fields(body: str) -> dict:
 class _Reader:
     """The state of one pass; ``feed`` takes one decoded line."""
 
-    def __init__(self, name: str, time_unit: str | None):
+    def __init__(self, name: str, time_unit: str | None, round_trip_max_us: float = ROUND_TRIP_MAX_US):
         self.st = TraceStats(name)
+        self.st.round_trip_max_us = round_trip_max_us
         self.forced_unit = time_unit
         if time_unit == "cs":
             self.st.time_factor, self.st.time_unit_basis = 10_000, "centiseconds (--time-unit cs)"
@@ -136,6 +146,7 @@ class _Reader:
         self.cursors: dict[str, str] = {}  # cursor number -> statement key
         self.pending: list[tuple[float, float, str, str, int]] = []  # (tim, µs, event, stmt key, line)
         self.pending_calls: list[tuple] = []  # dep>0 calls awaiting their dep=0 parent: (tim, c, e, dep, kind, f, n)
+        self.prev_call: tuple[str, str] | None = None  # (kind, cursor) of the last dep=0 call; None after XCTEND
         self.in_text: Statement | None = None
         self.text_parts: list[str] = []
         self.text_len = 0
@@ -244,7 +255,8 @@ class _Reader:
             if cs is None:
                 cs = calls[kind] = CallStats(kind)
             cs.add(c, e, f, n)
-            self._settle(None if tim is None else tim * k - e, n)
+            self._settle(None if tim is None else tim * k - e, n, (kind, cursor))
+            self.prev_call = (kind, cursor)
         else:
             rc = self.st.recursive_calls
             cs = rc.get(kind)
@@ -279,8 +291,9 @@ class _Reader:
             cs.add(c, e, f, n)
         self.pending_calls.clear()
 
-    def _settle(self, call_start: float | None, n: int) -> None:
-        """A dep=0 call began at ``call_start``: the pending waits that ended after it are inside it."""
+    def _settle(self, call_start: float | None, n: int, nxt: tuple[str, str] | None = None) -> None:
+        """A dep=0 call (``nxt``: kind, cursor) began at ``call_start``: the pending waits that ended after it
+        are inside it; the client gaps before it are round trips or think time."""
         st = self.st
         if self.pending_calls:
             self._orphans(call_start)
@@ -299,7 +312,27 @@ class _Reader:
             else:
                 st.between_us += us
                 st.events[event].between_us += us
+                if event == CLIENT_WAIT:
+                    self._client_gap(us, line, nxt)
         self.pending.clear()
+
+    def _client_gap(self, us: float, line: int, nxt: tuple[str, str] | None) -> None:
+        """A client gap is a round trip when it sits inside one cursor's fetch loop (EXEC or FETCH, then
+        FETCH, on the same cursor: the client is draining a result set) and is short; anything else (a
+        gap before another statement, across a transaction's end, at the trace's end, or a long pause in
+        the loop) is think time: the application or its user doing something other than calling."""
+        st, prev = self.st, self.prev_call
+        in_loop = (prev is not None and nxt is not None and nxt[0] == "FETCH" and prev[0] in ("EXEC", "FETCH")
+                   and prev[1] == nxt[1])
+        if not (in_loop and us < st.round_trip_max_us):
+            st.think.add(us, line)
+            return
+        st.round_trip.add(us, line)
+        s = self._statement_for(nxt[1], 0)
+        s.round_trips += 1
+        s.round_trip_us += us
+        if not s.round_trip_line:
+            s.round_trip_line = line
 
     def _wait(self, line: str, n: int) -> None:
         # WAIT #140: nam='db file sequential read' ela= 1403 file#=420 block#=17125 blocks=1 obj#=3 tim=1330623405569521
@@ -342,6 +375,7 @@ class _Reader:
         # XCTEND rlbk=0, rd_only=0, tim=1419870619435523
         f = _fields(line[7:].replace(" ", ""))
         st = self.st
+        self.prev_call = None  # a transaction ended: the next client gap is not inside a fetch loop
         if f.get("rlbk", 0):
             st.rollbacks += 1
         elif f.get("rd_only", 0):
@@ -506,9 +540,10 @@ def _num(v):
             return None
 
 
-def read_stream(fh: IO[bytes], name: str, time_unit: str | None = None) -> TraceStats:
+def read_stream(fh: IO[bytes], name: str, time_unit: str | None = None,
+                round_trip_max_us: float = ROUND_TRIP_MAX_US) -> TraceStats:
     """Read a trace from a binary stream, one line at a time."""
-    r = _Reader(name, time_unit)
+    r = _Reader(name, time_unit, round_trip_max_us)
     st = r.st
     n = 0
     complete = True

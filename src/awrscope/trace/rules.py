@@ -1,12 +1,14 @@
-"""Session-level write-path findings from a trace (T01...): the shape of awrscope's findings (id, slug,
-title, severity, confidence, impact, evidence with trace line numbers, recommendation, confirm,
-refute), sized by the share of the traced response time they can address."""
+"""Session-level findings from a trace (T01...): the shape of awrscope's findings (id, slug, title,
+severity, confidence, impact, evidence with trace line numbers, recommendation, confirm, refute), sized
+by the share of a base they can address: the traced response time R, or for T04 and T05 the part of
+the session's ledger (ledger.py) they are judged against, so idle minutes in a trace do not hide them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable
 
 from ..rules.base import severity_for
+from .ledger import build_ledger, leaf
 from .model import OCT_TRUNCATE
 from .reader import TraceStats
 
@@ -39,11 +41,18 @@ def _ev(metric: str, value, unit: str, lines=(), threshold: str | None = None, n
 
 
 def _finding(rule: TraceRule, impact_s: float, r_s: float, evidence: list[dict], recommendation: str,
-             confirm: str = "", refute: str = "", confidence: str = "high", title: str | None = None) -> dict:
+             confirm: str = "", refute: str = "", confidence: str = "high", title: str | None = None,
+             base: tuple[str, float] | None = None) -> dict:
+    """A finding; its severity comes from its share of ``base`` (name, seconds), R when not given: the
+    time the rule was judged against, so severity and firing agree."""
     pct = 100.0 * impact_s / r_s if r_s else None
+    base_name, base_s = base or ("response time R", r_s)
+    base_pct = 100.0 * impact_s / base_s if base_s else None
     return {"id": rule.id, "slug": rule.slug, "title": title or rule.title,
-            "severity": severity_for(pct), "confidence": confidence,
-            "impact": {"seconds": round(impact_s, 6), "pct_response_time": None if pct is None else round(pct, 3)},
+            "severity": severity_for(base_pct), "confidence": confidence,
+            "impact": {"seconds": round(impact_s, 6), "pct_response_time": None if pct is None else round(pct, 3),
+                       "base": base_name, "base_s": round(base_s, 6),
+                       "pct_base": None if base_pct is None else round(base_pct, 3)},
             "evidence": evidence, "recommendation": recommendation, "confirm": confirm, "refute": refute}
 
 
@@ -137,34 +146,101 @@ def t03(st: TraceStats, r_s: float, th: dict) -> dict | None:
                     refute="TEMP writes by a deliberate large sort of a batch: check the plan's estimated rows")
 
 
-@trace_rule("T04", "unaccounted-for-time", "Unaccounted-for time is a large part of the response time",
-            min_pct=10.0)
+@trace_rule("T04", "unaccounted-for-time", "Unaccounted-for time is a large part of the time in database calls",
+            min_pct=10.0, min_s=0.1)
 def t04(st: TraceStats, r_s: float, th: dict) -> dict | None:
-    """Time the trace's calls and waits do not explain: waiting for CPU (run queue), un-instrumented code,
-    time between the trace's lines (a paused or throttled process), or a trace lacking waits (level 1)."""
-    if not r_s:
+    """Time in database calls that neither CPU nor waits explain: waiting for CPU (run queue), un-instrumented
+    code, time between the trace's lines (a paused or throttled process), or a trace lacking waits (level 1).
+    Judged against the time in calls, not R: a trace that idles for minutes between calls would
+    otherwise hide any amount of it. Below ``min_s`` it is not worth a look whatever its share (a trace
+    of a few milliseconds in calls, idle otherwise, leaves a few milliseconds unexplained)."""
+    led = build_ledger(st)
+    base = led["in_calls_s"] or 0.0
+    u = leaf(led, "unaccounted")["seconds"]
+    if base <= 0 or u < th["min_s"] or 100 * u / base < th["min_pct"]:
         return None
     cpu = sum(c.c_us for c in st.calls.values()) + sum(c.c_us for c in st.orphan_calls.values())
-    waits = sum(e.total_us for e in st.events.values())
-    u = st.wall_us / 1e6 - (cpu + waits) / 1e6
-    if 100 * u / r_s < th["min_pct"]:
-        return None
+    # where the unexplained time lies: inside the dep=0 calls' e, or between call lines with no wait line
+    in_e = (sum(c.e_us for c in st.calls.values()) - sum(c.c_us for c in st.calls.values()) - st.inside_us) / 1e6
     ev = [_ev("unaccounted-for time", u, "s", [st.first_tim_line, st.last_tim_line],
-              threshold=f">= {th['min_pct']} % of R"),
-          _ev("wall clock R", r_s, "s", [st.first_tim_line, st.last_tim_line]),
-          _ev("CPU of dep=0 calls", cpu / 1e6, "s"), _ev("waits", waits / 1e6, "s", note=f"{len(st.events)} events")]
+              threshold=f">= {th['min_pct']} % of the time in database calls and >= {th['min_s']} s"),
+          _ev("time in database calls", base, "s", note=f"R {r_s:.6f} s less {led['between_calls_s']:.6f} s of "
+              "SQL*Net message from client between calls (round trips and think time)"),
+          _ev("unaccounted-for share of the time in calls", 100 * u / base, "%"),
+          _ev("inside dep=0 calls (e - c - waits inside)", in_e, "s"),
+          _ev("between call lines, explained by no line", u - in_e, "s"),
+          _ev("CPU of dep=0 calls", cpu / 1e6, "s"),
+          _ev("waits in calls", base - u - cpu / 1e6, "s", note=f"{len(st.events)} events")]
     conf = "medium"
     if not st.events:
         ev.append(_ev("WAIT lines", 0, "lines", note="no WAIT line: the trace was taken without waits (level 1 or 4)"))
         conf = "low"
     rule = TRACE_RULES["T04"]
     return _finding(rule, max(0.0, u), r_s, ev,
-                    "Check CPU saturation on the host at the time (run queue: vmstat, AWR 'OS load'); with "
-                    "c near e but unaccounted time outside calls, look for gaps in the trace (a stopped "
-                    "process) or time in the client. Trace with waits (level 8 or 12) if WAIT lines are missing.",
+                    "Inside the calls (e well above c plus the waits): check CPU saturation on the host at the "
+                    "time (run queue: vmstat, AWR 'OS load'). Between call lines: look for a stopped or throttled "
+                    "process, or recursive work whose dep=0 call is not in the file. Without WAIT lines the "
+                    "client's time is in it too: trace with waits (level 8 or 12).",
                     confirm="a run queue longer than the CPU count while the trace ran",
                     refute="a quiet host: then the time was spent outside Oracle's instrumentation",
-                    confidence=conf)
+                    confidence=conf, base=("time in database calls", base))
+
+
+@trace_rule("T05", "round-trip-latency", "Round trips to the client take much of the response time",
+            min_pct=25.0, min_round_trips=10)
+def t05(st: TraceStats, r_s: float, th: dict) -> dict | None:
+    """Many short SQL*Net message from client gaps inside one fetch loop are latency, not idleness: each
+    FETCH costs a network round trip plus the client's work on one array of rows. Judged against the
+    response time excluding think time (the session's busy time, in calls or on the wire)."""
+    rt = st.round_trip
+    led = build_ledger(st)
+    active = led["response_excl_think_s"] or 0.0
+    if rt.count < th["min_round_trips"] or active <= 0:
+        return None
+    s = rt.total_us / 1e6
+    share = 100 * s / active
+    if share < th["min_pct"]:
+        return None
+    avg_ms = rt.total_us / rt.count / 1e3
+    gap_s = st.round_trip_max_us / 1e6
+    ev = [_ev("round-trip latency", s, "s", [rt.first_line, rt.max_line],
+              threshold=f">= {th['min_pct']} % of the response time excluding think time"),
+          _ev("round trips", rt.count, "round trips", note=f"SQL*Net message from client gaps under {gap_s:g} s "
+              "between an EXEC or FETCH and the next FETCH of the same cursor"),
+          _ev("average round trip", avg_ms, "ms", [rt.max_line],
+              note=f"min {(rt.min_us or 0) / 1e3:.3f} ms, max {rt.max_us / 1e3:.3f} ms (line {rt.max_line})"),
+          _ev("share of the response time excluding think time", share, "%",
+              note=f"R {r_s:.6f} s less {led['think_s']:.6f} s of think time ({led['think_gaps']} other client gaps)")]
+    ev += _fetch_loops(st)
+    rule = TRACE_RULES["T05"]
+    return _finding(rule, s, r_s, ev,
+                    "Fetch more rows per call: a larger fetch array size / prefetch (SQL*Plus set arraysize, JDBC "
+                    "setFetchSize, ODP.NET FetchSize, python-oracledb cursor.arraysize and prefetchrows); make fewer "
+                    "calls (bulk binds and array DML, one set-based statement instead of a row-by-row loop); or "
+                    "bring the client closer to the database (lower network latency): each round trip costs "
+                    f"{avg_ms:.1f} ms whatever the database does.",
+                    confirm="ping or tnsping between the client and database hosts close to the average gap; "
+                            "rows per FETCH equal to the client's array size",
+                    refute="gaps far above the network's round trip that grow with the rows per fetch: the client's "
+                           "processing of each array, not the network (larger arrays then help less)",
+                    title=f"Round-trip latency: {rt.count:,} round trips × {avg_ms:.1f} ms "
+                          f"({share:.0f} % of the response time excluding think time)",
+                    base=("response time excluding think time", active))
+
+
+def _fetch_loops(st: TraceStats, top: int = 3) -> list[dict]:
+    """Evidence per statement whose fetch loops made the most round trips: its rows per FETCH shows the
+    array size the client used."""
+    out = []
+    loops = sorted((s for s in st.statements.values() if s.round_trips), key=lambda s: -s.round_trip_us)
+    for s in loops[:top]:
+        fetch = s.calls.get("FETCH")
+        rows = f"{fetch.r / fetch.count:.1f} rows per FETCH over {fetch.count:,} FETCH calls" if fetch and fetch.count \
+            else "no FETCH line"
+        out.append(_ev(f"fetch loop of {s.key}", s.round_trip_us / 1e6, "s",
+                       [s.line, s.round_trip_line, fetch.max_line if fetch else 0],
+                       note=f"{s.round_trips:,} round trips, {rows}: {s.text[:80]!r}"))
+    return out
 
 
 def run_trace_rules(st: TraceStats, r_s: float, overrides: dict | None = None) -> list[dict]:

@@ -1,0 +1,96 @@
+"""G15: the time no rule explains. ADDM reports what costs 10 % of DB time; so does awrscope: after
+every cause has claimed its leaves, a leaf or a wait class of 10 % or more of DB time that no
+finding claimed and no characterisation describes is named here, with what that kind of wait
+usually means, instead of passing in silence. DB CPU left over is described on its leaf (an
+annotation): CPU on a host with CPU to spare is where the time goes, not a fault."""
+from __future__ import annotations
+
+from ..ledger.model import CPU
+from .base import Context, Evidence, make_finding, rule
+
+#: What a wait class, or an event family, usually means and where to look. The first match wins.
+ADVICE: tuple[tuple[str, str], ...] = (
+    ("logon delay", "failed logons are delayed one by one (wrong passwords): find the client with the wrong credentials "
+                    "in the audit trail or the listener log"),
+    ("sql*net more data from client", "the client sends large binds or many rows per call: array sizes, LOB handling, "
+                                      "network throughput between the application and the database"),
+    ("sql*net more data to client", "large result sets are sent to the client: fetch only what is needed, network throughput"),
+    ("dblink", "the sessions wait on a remote database over a database link: the remote SQL and the network to it"),
+    ("sql*net", "round trips between client and database: larger fetch/bind arrays, fewer calls, the network's latency"),
+    ("backup", "RMAN backup or restore I/O in the foreground: schedule backups outside the busy window, limit channels "
+               "or RATE, incremental backups with block change tracking"),
+    ("control file", "control file I/O: frequent log switches or checkpoints, control file on slow storage"),
+    ("resmgr:", "Resource Manager throttles the sessions: the plan's CPU limits, or more demand than the plan allows"),
+    ("enq: ", "sessions queue on an enqueue: the Enqueue Activity section names it and its holders' work"),
+    ("latch", "latch contention: the Latch Activity / Latch Sleep Breakdown sections name the latch"),
+)
+CLASS_ADVICE = {
+    "Network": "network waits: round trips and transfer volume between client and database",
+    "System I/O": "system I/O in the foreground: backup, control file or redo I/O done by sessions",
+    "Other": "the 'Other' class: look the event up (My Oracle Support) and in the report's sections that name it",
+    "Administrative": "DBA operations during the window (index rebuilds, moves, switchovers)",
+    "Scheduler": "Resource Manager scheduling: the plan's limits",
+    "User I/O": "user I/O that is not reads of data (direct path writes, file operations): the SQL behind it",
+    "Configuration": "a configuration limit (log buffer, log files, sequence caches, free lists)",
+    "Queueing": "queueing in Streams / GoldenGate / AQ",
+    "Commit": "commit waits with neither slow LGWR writes nor a chatty commit rate by the report's figures",
+}
+
+SHARE_PCT = 10.0  # a leaf or class this large must be explained (ADDM's 10 %)
+MEMBER_PCT = 0.5  # the events of an unexplained class listed and claimed from this share up
+
+
+def _covered(leaf) -> bool:
+    return bool(leaf.annotations)
+
+
+def _advice(name: str, cls: str | None) -> str:
+    low = name.lower()
+    for key, text in ADVICE:
+        if key in low:
+            return text
+    return CLASS_ADVICE.get(cls or "Other", CLASS_ADVICE["Other"])
+
+
+@rule("G15", "unexplained-time", "Time no other finding explains", family="general", pct=SHARE_PCT, member_pct=MEMBER_PCT)
+def g15(ctx: Context, th: dict):
+    """A leaf of the ledger (a foreground wait event) or a wait class with >= 10 % of DB time that no
+    finding before it claimed and no characterisation describes: named with what that kind of wait
+    usually means, so that no large part of DB time goes without a finding. It claims that time. DB CPU
+    left over >= 10 % gets an annotation on its leaf instead (CPU is where time goes, not a fault)."""
+    led = ctx.ledger
+    ctx.need_events()
+    if led is None:
+        return None
+    dbt = led.db_time_s
+    cpu = led.leaf(CPU)
+    if cpu is not None and not _covered(cpu) and led.pct(cpu.free) >= th["pct"] and cpu.free >= 0.5 * cpu.seconds:
+        busy = ctx.m.v("host_cpu_busy_pct")
+        led.annotate(CPU, "G15", f"DB CPU {led.pct(cpu.seconds):.1f} % of DB time"
+                     + (f", host {busy:.2g} % busy" if busy is not None and busy < 1 else f", host {busy:.0f} % busy" if busy is not None else "")
+                     + ": the SQL with most CPU (SQL ordered by CPU Time) is where to tune it")
+    picked = []
+    for l in led.leaves.values():
+        if l.kind == "wait" and not _covered(l) and led.pct(l.free) >= th["pct"]:
+            picked.append(l)
+    for cls, members in led.by_class().items():
+        total = sum(l.seconds for l in members)
+        free = sum(l.free for l in members if not _covered(l))
+        if led.pct(total) >= th["pct"] and led.pct(free) >= th["pct"]:
+            picked += [l for l in members if l not in picked and not _covered(l) and led.pct(l.free) >= th["member_pct"]]
+    if not picked:
+        return None
+    picked.sort(key=lambda l: -l.free)
+    for l in picked:
+        ctx.claim(l.name, l.free)
+    shown = picked[:4]
+    ev = [Evidence(f"pct_db_time[{l.name}]", round(led.pct(l.seconds), 3), "%", f">= {th['pct']} % (leaf or class)", l.sources,
+                   f"wait class {l.wait_class}" + (f", {l.avg_ms:.2f} ms per wait" if l.avg_ms is not None else ""))
+          for l in shown]
+    advice = list(dict.fromkeys(f"{l.name}: {_advice(l.name, l.wait_class)}" for l in shown))
+    names = ", ".join(f"{l.name} {led.pct(l.seconds):.1f} %" for l in shown)
+    return make_finding(ctx, "G15", 0.0, "medium", ev,
+                        "No specific rule explains this time; what it usually means: " + "; ".join(advice) + ".",
+                        title=f"Not explained by another finding: {names}" + (" ..." if len(picked) > len(shown) else ""),
+                        confirm="ASH for the sessions in these waits (their SQL, module, blocking session).",
+                        refute="The events belong to a job outside the period of interest.")
