@@ -89,3 +89,24 @@ def test_js122a1_ora_9850_head_by_hand():
     assert st.wall_us == 664029042460 - (664028734122 - 1)
     # no dep=0 parent in the file: counted once as their own CPU line (c=233+4254 for user$, 0 for the dep=2 ones)
     assert sum(c.c_us for c in st.orphan_calls.values()) == 233 + 4254
+
+
+def test_ledgers_of_the_real_traces_by_hand():
+    """Client gaps of the real traces, classified by hand from the lines around each: none is a round trip."""
+    # cdb1_ora_5390: a shell loop polls every 0.5 s: EXEC, FETCH, gap, EXEC... A gap before a new EXEC is
+    # the client's choice of when to call again (lines 7, 13, 243, 249, 253), as are the first (line 3, before
+    # any call), the gap before the CLOSE (259) and the one before XCTEND (391): 8 gaps of think time.
+    doc = analyze_trace(str(FIX / "cdb1_ora_5390_TRUNC-TEST.trc"))
+    led = doc["ledger"]
+    snmfc = 576453 + 527911 + 500975 + 500863 + 500792 + 500699 + 404117 + 356
+    r = 1734876458969 - (1734873496325 - 576453)
+    assert (led["round_trips"], led["think_gaps"]) == (0, 8) and led["think_s"] == pytest.approx(snmfc / 1e6)
+    assert led["in_calls_s"] == pytest.approx((r - snmfc) / 1e6) and led["response_excl_think_s"] == led["in_calls_s"]
+    # js122a1_ora_9854: SQL*Plus's two gaps, each before a CLOSE (lines 26 and 290)
+    doc = analyze_trace(str(FIX / "js122a1_ora_9854.trc"))
+    led = doc["ledger"]
+    assert (led["round_trips"], led["think_gaps"]) == (0, 2) and led["think_s"] == pytest.approx((1816 + 617) / 1e6)
+    assert led["in_calls_s"] == pytest.approx((5_501_002 - 1816 - 617) / 1e6)
+    inside = {x["name"]: x for x in led["leaves"] if x["where"] == "in_calls"}
+    # the PL/SQL lock timer's share of the time in calls: dbms_lock.sleep is what the call did
+    assert inside["PL/SQL lock timer"]["pct_in_calls"] == pytest.approx(100 * 4_993_859 / (5_501_002 - 2433), abs=0.001)

@@ -70,6 +70,9 @@ def test_truncate_statement_profile_and_findings():
     assert f["T01"]["evidence"][2]["value"] == 4  # XCTEND rd_only=0 lines
     assert f["T01"]["evidence"][3]["value"] == pytest.approx(182.5)  # ms of log file sync per commit
     assert f["T04"]["impact"]["pct_response_time"] == pytest.approx(19.0)
+    # T04 is judged against the time in calls: R less the four 150 ms client gaps between statements
+    assert f["T04"]["impact"]["base_s"] == pytest.approx(10.0 - 4 * 0.150)
+    assert f["T04"]["impact"]["pct_base"] == pytest.approx(100 * 1.9 / 9.4, abs=0.001)
     # histogram of local write wait: 200, 150, 80, 50 ms fall in 10-100 ms / 0.1-1 s; 17.5 ms in 10-100 ms
     h = next(x for x in doc["histograms"] if x["event"] == "local write wait")
     assert {b["label"]: b["count"] for b in h["buckets"] if b["count"]} == {"10-100ms": 12, "0.1-1s": 8}

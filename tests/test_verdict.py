@@ -74,7 +74,8 @@ def test_cpu_gap_without_os_evidence_is_not_asserted(tmp_path):
     doc = analyze(report(db_time_s=1000.0, fg={"db file sequential read": (1000, 100)}, time_model={"DB CPU": 300.0}))
     f = finding(doc, "G10")
     assert f["confidence"] == "low" and "no OS statistics confirm a CPU queue" in f["title"]
-    assert f["severity"] == "moderate"  # 60 % of DB time, but unconfirmed
+    # one scale: 60 % of DB time unexplained rates by its size; unconfirmed as a CPU queue: low confidence and the title
+    assert f["severity"] == "critical"
 
 
 def test_row_lock_culprits_are_segments(corpus):
@@ -117,7 +118,7 @@ def test_addm_findings_beside_ours_text_report(corpus):
     d = analyze_path(corpus / "awr_txt_12201_rbogusze_insaas3_4912_4913.txt")
     uio, = _addm(d, '"User I/O" wait Class')
     assert (uio["pct_active_sessions"], uio["line"], uio["window"], uio["status"], uio["ours"]["id"]) == \
-        (69.68, 27, "same", "agreed", "G06")
+        (69.68, 27, "same", "agreed", "G15")  # direct path write 50.8 %: User I/O that is not a read (G15 names it)
     commits, = _addm(d, "Commits and Rollbacks")  # ADDM names the class; R01 names the cause: 216 ms LGWR writes
     assert commits["status"] == "ours more specific" and commits["ours"]["id"] == "R01"
 
@@ -183,7 +184,8 @@ def test_every_compare_period_report_has_period_findings_or_says_why(corpus):
         d = analyze_path(p)
         assert len(d["periods"]) == 2, p.name
         assert all(q["verdict"]["load"] is not None for q in d["periods"])
-        with_findings += bool(all_findings(d))
+        # a period whose time goes to healthy reads and CPU has annotations (where the time goes), not findings
+        with_findings += bool(all_findings(d)) or any(q["annotations"] for q in d["periods"])
     assert with_findings >= 20
 
 
@@ -220,11 +222,15 @@ def test_global_report_statistics_rows_are_not_instances(corpus):
 def test_undersized_pga_from_the_advisory(corpus):
     # PGA Memory Advisory line 2279: 3,072 MB (size factor 1.0) -> 231,095.88 MB extra W/A read/written to disk;
     # line 2284: 6,144 MB (2.0) -> 13,508.83 MB. TEMP read+write waits are 10.91 % + 1.37 % of DB time.
+    # The advisory accumulates since instance startup; this 10.2.0.5 report has no ADDM section to say the window
+    # agrees, and its window is a small part of the instance's life: the advisory is context, no saving is promised.
     d = analyze_path(corpus / "awr_html_10205_radtek_exp_exp_56225_56724.html")
-    f = finding(d, "G14")
-    temp = d["metrics"]["pct_db_time[direct path write temp]"]["value"] + d["metrics"]["pct_db_time[direct path read temp]"]["value"]
-    assert f["impact"]["pct_db_time"] == pytest.approx(temp * (1 - 13508.83 / 231095.88), abs=1e-3)
-    assert finding(d, "R09") and any("R09" in c for c in f["caveats"])  # one cost, two fixes: said, not added
+    assert finding(d, "G14") is None
+    f = next(o for o in d["observations"] if o["id"] == "G14")
+    assert f["impact"]["db_time_s"] == 0 and f["claims"] == []
+    assert "cut work-area I/O to TEMP by 94 %" in f["title"]  # 1 - 13,508.83 / 231,095.88 = 94.2 %
+    assert "accumulates since instance startup" in f["caveats"][0]
+    assert finding(d, "R09")  # the TEMP time is R09's
 
 
 def test_ash_report_of_the_same_window_names_the_sql_behind_the_events(corpus):
@@ -262,7 +268,8 @@ def test_compare_period_report_lists_its_period_findings_in_the_store(corpus, tm
     [res] = store.import_paths([str(corpus / VAREJO_DIFF)], jobs=1)
     assert res.status == "added" and res.top_finding.startswith("period 2: Redo write I/O latency bound")
     [row] = store.list(finding="R01")
-    assert row["top_severity"] == "critical" and row["n_findings"] >= 5
+    # period 2: R01 (critical), G06 (slow reads), R09 (TEMP); R11 claims 0.9 x 2.1 % = 1.9 %, below minor
+    assert row["top_severity"] == "critical" and row["n_findings"] >= 3
 
 
 def test_cpu_share_with_unknown_saturation_is_not_capped(corpus):

@@ -107,7 +107,9 @@ def _analyze_one(report: Report, config: dict) -> dict:
         doc["ash_sql_by_event"] = {ev: [c.as_dict() for c in cs] for ev, cs in ash_sql_by_event(report).items()}
     if "addm_findings" in report.sections:
         h = doc["verdict"]["headline"]
-        doc["addm"] = addm_beside(report, doc["findings"] + doc["observations"] + ([h] if h else []), doc["not_applicable"])
+        # annotations are awrscope's statements about a part of DB time too (CPU on an unsaturated host, healthy reads)
+        doc["addm"] = addm_beside(report, doc["findings"] + doc["observations"] + doc["annotations"] + ([h] if h else []),
+                                  doc["not_applicable"])
     return doc
 
 

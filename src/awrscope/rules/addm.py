@@ -21,19 +21,19 @@ KINDS: tuple[tuple[re.Pattern, tuple[str, ...], tuple[str, ...]], ...] = tuple(
     (re.compile(p, re.I), same, specific) for p, same, specific in (
         (r"^top sql", ("G07",), ()),
         (r"^top segments", ("G12",), ()),
-        (r'"user i/o" wait class|^i/o throughput|^undersized i/o', ("G06",), ("G11", "G12", "R09")),
+        (r'"user i/o" wait class|^i/o throughput|^undersized i/o', ("G06", "G15"), ("G11", "G12", "R09")),
         (r"^undersized (buffer cache|sga)", ("G11",), ()),
         (r"^undersized pga|^pga_aggregate_limit|^temp space", ("G14", "R09"), ()),
         (r"^hard parse|^soft parse|^shared pool|^library cache|^cursor", ("G08",), ()),
         (r"^cpu usage|^host cpu|cpu bottleneck", ("G02", "G10"), ("G08",)),
         (r"^row lock|application wait class|^row lock", ("G03",), ()),
-        (r"^commits and rollbacks|^log file sync|commit", ("R03",), ("R01", "R02", "R14", "R15")),
+        (r"^commits and rollbacks|^log file sync|commit", ("R03", "R17"), ("R01", "R02", "R14", "R15")),
         (r"^session connect", ("G09",), ()),
         (r"global cache|cluster|interconnect|^rac", ("G05",), ()),
         (r"buffer busy|concurrency|^sequence|latch", ("G04",), ("G08",)),
         (r"log file switch|checkpoint|^undersized redo", ("R04", "R05"), ()),
         (r"^undo|undersized undo", ("R10",), ()),
-        (r"log buffer", ("R06",), ()),
+        (r"log buffer", ("R06",), ("R01",)),
         (r"^free buffer|dbwr", ("R08",), ()),
     ))
 

@@ -221,7 +221,7 @@ def make_finding(ctx: Context, r: Rule | str, seconds: float, confidence: str, e
     a view, which sees claimed time by statement or segment and claims nothing itself); its severity is
     the one scale's (ledger.scale.severity_of) on that impact, with no override."""
     rr = RULES[r] if isinstance(r, str) else r
-    if rr.family != "view" and ctx.ledger is not None:
+    if rr.family not in ("view", "headline") and ctx.ledger is not None:
         seconds = ctx.ledger.claimed_s(rr.id)
     s, pct, aas = ctx.impact(seconds)
     sev = severity_of(pct, aas, ctx.config.get("severity"), quiet=ctx.load is not None and ctx.load.level == "quiet")

@@ -100,7 +100,7 @@ def r01(ctx: Context, th: dict):
     # during a long write wait for all of it) and shrinks with L too, i.e. alpha = lfs_ms / L. The
     # finding claims what W1 at target_ms saves under that model; W1's range keeps the conservative
     # lower bound (alpha 1, O constant).
-    queueing = bool(ca.L >= th["poor_ms"] and not ca.cpu_evidence and ca.non_io_part_s)
+    queueing = bool(ca.L >= th["poor_ms"] and not cpu_explains_remainder(ctx, ca) and ca.non_io_part_s)
     a = max(ca.alpha, ca.lfs_ms / ca.L) if queueing else ca.alpha
     Lp = min(th["target_ms"], ca.L)
     frac = 1.0 - Lp / ca.L
@@ -197,7 +197,9 @@ def r02(ctx: Context, th: dict):
     lo, hi = ca.non_io_range_s if ca.non_io_range_s else (ca.non_io_part_s, ca.non_io_part_s)
     normal_s = ca.lfs_waits * th["o_normal_ms"] / 1000.0
     # conservative impact: the smaller addressable value when the LGWR timing sources disagree
-    seconds = ctx.claim(LFS, max(0.0, lo - normal_s))
+    # only the non-I/O remainder is R02's, less what R14/R15 already explained of it
+    taken = sum(ctx.ledger.leaf(LFS).claims.get(k, 0.0) for k in ("R14", "R15")) if ctx.ledger and ctx.ledger.leaf(LFS) else 0.0
+    seconds = ctx.claim(LFS, max(0.0, min(lo - normal_s, (ca.non_io_part_s or 0.0) - taken)))
     dbt = m.v("db_time_s")
     rng = (100.0 * lo / dbt, 100.0 * hi / dbt) if dbt and ca.non_io_range_s else None
     addr_rng = (100.0 * seconds / dbt, 100.0 * max(0.0, hi - normal_s) / dbt) if rng else None
@@ -354,6 +356,16 @@ def r15(ctx: Context, th: dict):
                         title=f"Adaptive log file sync polling: {poll:.0f} % of commits polled, up to {bound_ms:.2f} ms each",
                         confirm="LGWR trace 'Log file sync switching to polling'.", refute="poll_share low in other intervals.",
                         caveats=caveats)
+
+
+def cpu_explains_remainder(ctx: Context, ca: CommitAttribution) -> bool:
+    """Whether the CPU evidence can account for the non-I/O remainder of the commit wait (spec C.2's special case
+    needs it absent before the remainder is taken as I/O queueing). A saturated host, a run queue, Resource Manager
+    or polling can stretch any wait; a measured wakeup overhead explains only its own milliseconds: 1.9 ms of
+    overhead does not explain 1,504 ms per commit."""
+    overhead_ms = (ctx.m.v("fg_wakeup_overhead_us") or 0.0) / 1000.0
+    general = [c for c in ca.cpu_evidence if not c.startswith(("FG wakeup overhead", "redo synch overhead", "LGWR wait for redo copy"))]
+    return bool(general) or (bool(ca.cpu_evidence) and overhead_ms >= 0.5 * (ca.O_ms or 0.0))
 
 
 def r02_e2(ca: CommitAttribution, th: dict) -> list[float]:

@@ -163,9 +163,9 @@ def g03(ctx: Context, th: dict):
     return _class_rule(ctx, th, "G03", "Application", "Application (row lock) contention",
                        "Find the blockers (ASH blocking_session, Segments by Row Lock Waits), shorten transactions, avoid "
                        "hot rows/sequences in tables, index foreign keys (enq: TM)."
-                       + (" A lock is held until its transaction's commit completes: the slow commits of R01 lengthen "
-                          "every hold, so faster redo writes shorten these waits too." if commits_slow else
-                          " Commits are not slow here: faster redo or storage will not shorten these waits."))
+                       + (" The holders' transactions also wait on the slow redo writes of R01 (their DML waits on LGWR, "
+                          "their commits take long): fixing R01 shortens the holds that include those waits, so fix both."
+                          if commits_slow else ""))
 
 
 #: What the dominant concurrency wait says, the sections that name its culprits, and the fix.

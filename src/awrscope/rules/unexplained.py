@@ -10,6 +10,10 @@ from .base import Context, Evidence, make_finding, rule
 
 #: What a wait class, or an event family, usually means and where to look. The first match wins.
 ADVICE: tuple[tuple[str, str], ...] = (
+    ("temp", "sorts and hash joins spill to TEMP (R09 names it from 5 % of DB time): PGA sizing and the SQL that spills"),
+    ("direct path read", "reads that bypass the buffer cache (full scans of large segments, parallel query): the SQL "
+                         "behind them (SQL ordered by Reads) and their access paths"),
+    ("direct path write", "direct-path writes (loads, CTAS, LOBs): the SQL behind them and the write latency of their files"),
     ("logon delay", "failed logons are delayed one by one (wrong passwords): find the client with the wrong credentials "
                     "in the audit trail or the listener log"),
     ("sql*net more data from client", "the client sends large binds or many rows per call: array sizes, LOB handling, "

@@ -153,9 +153,35 @@ def _cold_start(ctx: Context) -> str | None:
     return None
 
 
-def advisory_window(ctx: Context, fraction: float = 0.5) -> str | None:
+#: A share of executions hard parsed this high is literal SQL: bind variables make a statement parse hard once.
+LITERAL_HARD_PARSE_PCT = 5.0
+
+
+def _literal_evidence(ctx: Context) -> Evidence | None:
+    """'parse count (hard)' / 'execute count' >= 5 %: each execution of literal SQL is a new statement."""
+    hp, ex = ctx.report.stat("parse count (hard)"), ctx.report.stat("execute count")
+    h = hp.values.get("total") if hp is not None else None
+    x = ex.values.get("total") if ex is not None else None
+    if not h or not x or 100.0 * h / x < LITERAL_HARD_PARSE_PCT:
+        return None
+    return Evidence("hard_parses_per_execution", round(100.0 * h / x, 2), "%", f">= {LITERAL_HARD_PARSE_PCT} % (literal SQL)",
+                    (Source("instance_activity", hp.name, "total", hp.line, h), Source("instance_activity", ex.name, "total", ex.line, x)),
+                    f"{h:,.0f} hard parses of {x:,.0f} executions")
+
+
+def _addm_agrees(ctx: Context, pattern: str) -> bool:
+    """The report's own ADDM findings (computed by ADDM from this window's snapshot deltas) include one matching ``pattern``."""
+    import re
+    sec = ctx.report.sections.get("addm_findings")
+    return any(re.search(pattern, (r.name or "").lower()) for r in (sec or ()))
+
+
+def advisory_window(ctx: Context, fraction: float = 0.5, addm: str | None = None) -> str | None:
     """None when an advisory, which accumulates since instance startup, describes this window (the window is at least
-    ``fraction`` of the time since startup); else why it does not ('the instance had been up 12.0 days')."""
+    ``fraction`` of the time since startup, or the report's ADDM, which works on the window's own deltas, makes the
+    same finding: pattern ``addm``); else why it does not ('the instance had been up 12.0 days')."""
+    if addm and _addm_agrees(ctx, addm):
+        return None
     h, st = ctx.report.header, _startup(ctx)
     e = ctx.m.v("elapsed_s")
     if st is None or h.end is None or h.end.time is None or not e:
@@ -198,10 +224,18 @@ def g08(ctx: Context, th: dict):
                                                - causes["parse errors"])
     cause, t = max(causes.items(), key=lambda kv: kv[1])
     cold = _cold_start(ctx)
-    if cause == "hard parses of literal SQL":
-        # the Time Model says hard parses, not why: literals are the usual cause, a cold shared pool after a startup another
-        cause = "hard parses" + (f" ({cold})" if cold else "")
+    kind = cause
+    literal = _literal_evidence(ctx)
+    if cause == "hard parses of literal SQL" and (cold or literal is None):
+        # the Time Model says hard parses, not why: literals are the usual cause, a cold shared pool after a startup
+        # another; only the share of executions hard parsed (with a warm instance) points at literals
+        kind = cause = "hard parses"
+        cause += f" ({cold})" if cold else ""
+    if literal is not None:
+        ev.append(literal)
     advice = {
+        "hard parses of literal SQL": "use bind variables in the application (SQL ordered by Parse Calls / Executions shows "
+                                      "statements that differ only by literals); as a stop-gap cursor_sharing=FORCE",
         "hard parses": "look for literal SQL (SQL ordered by Parse Calls / Executions: statements that differ only by "
                        "literals, executed once each) and use bind variables; as a stop-gap cursor_sharing=FORCE",
         "cursors not shared (sharing criteria, bind mismatch)": "find why child cursors are not shared "
@@ -211,7 +245,7 @@ def g08(ctx: Context, th: dict):
                         "V$SQL_SHARED_CURSOR/failed parse tracing) and fix them: each error is a full hard parse",
         "soft parses": "keep cursors open in the application (statement caching in the driver, session_cached_cursors), "
                        "parse once and execute many times",
-    }[cause.split(" (", 1)[0]]
+    }[kind]
     if cold:
         advice = ("the instance started just before this window: hard parses of a cold shared pool fade as it warms up; "
                   "compare with a later window before changing anything. If they persist, " + advice)
@@ -220,9 +254,17 @@ def g08(ctx: Context, th: dict):
         if claimed >= parse:
             break
         claimed += ctx.claim(e.name, parse - claimed)
+    if claimed < parse:  # parsing is CPU and its waits; what they cannot hold may be the CPU queue
+        claimed += ctx.claim(REMAINDER, parse - claimed)
+    caveats = []
+    if claimed < parse - 0.005 * dbt:
+        caveats.append(f"parse time elapsed ({parse:,.1f} s, {100.0 * parse / dbt:.1f} % of DB time) overlaps other parts of "
+                       f"DB time: {claimed:,.1f} s of it are claimed here from DB CPU, the parse waits and the time neither "
+                       "on CPU nor waiting; the rest is in parts other findings claimed")
     return make_finding(ctx, "G08", parse, "high", ev, f"Parsing costs {100.0 * parse / dbt:.1f} % of DB time, mostly {cause}: "
                         + advice + ". A bigger shared pool only helps if 'latch: shared pool' / reloads show it is too small.",
-                        title=f"Parsing {100.0 * parse / dbt:.1f} % of DB time, mostly {cause} ({100.0 * t / dbt:.1f} %)")
+                        title=f"Parsing {100.0 * parse / dbt:.1f} % of DB time, mostly {cause} ({100.0 * t / dbt:.1f} %)",
+                        caveats=caveats)
 
 
 @rule("G09", "logon-storm", "Session connect and disconnect (logon storm)", family="general", culprits=("sql:executions",),
@@ -342,8 +384,9 @@ def g11(ctx: Context, th: dict):
     'Est Phys Read Factor' applied to the foreground read wait time.
 
     Condition: the advisories accumulate since instance startup; their estimate is a saving of this
-    window's DB time only when the window covers at least half of the time since startup. Otherwise
-    the advisory is shown as context (an observation claiming nothing)."""
+    window's DB time only when the window covers at least half of the time since startup, or when the
+    report's own ADDM (which works on this window's deltas) finds an undersized buffer cache / SGA too.
+    Otherwise the advisory is shown as context (an observation claiming nothing)."""
     ctx.need("db_time_s")
     m, dbt = ctx.m, ctx.m.v("db_time_s")
     pts = _advisory_rows(ctx.report.sections.get("sga_target_advisory"), r"size_factor", r"est_db_time")
@@ -379,7 +422,7 @@ def g11(ctx: Context, th: dict):
     if saved <= 0 or 100.0 * saved / dbt < th["pct"]:
         return None
     reads_s = sum(m.fg_time(e) for e in CACHED_READS)
-    window = advisory_window(ctx)
+    window = advisory_window(ctx, addm=r"^undersized (buffer cache|sga)")
     if window is None and reads_s > 0:
         ctx.claim_all(CACHED_READS, min(1.0, saved / reads_s))
     else:
@@ -446,7 +489,7 @@ def g14(ctx: Context, th: dict):
     saved = temp * (1.0 - best[1] / cur[1])
     if 100.0 * saved / dbt < th["pct"]:
         return None
-    window = advisory_window(ctx)
+    window = advisory_window(ctx, addm=r"^undersized pga")
     ev = [Evidence("estd_extra_mb_to_disk[size factor 1.0]", cur[1], "MB", None,
                    (Source("pga_advisory", cur[2].name, "extra_mb", cur[2].line, cur[1]),)),
           Evidence(f"estd_extra_mb_to_disk[size factor {best[0]:g}]", best[1], "MB", None,

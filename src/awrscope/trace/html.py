@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .render import CALL_HEAD, PROFILE_HEAD, _call_rows, _head, _issues, _profile_rows, _stmt_rows
+from .render import (CALL_HEAD, LEDGER_HEAD, LEDGER_TITLE, PROFILE_HEAD, _call_rows, _head, _impact, _issues,
+                     _ledger_rows, _profile_rows, _stmt_rows)
 
 _CSS = """body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;color:#1b1f24;padding:0 16px}
 h1{font-size:20px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #d0d7de}h3{font-size:15px}
@@ -47,6 +48,10 @@ def render_html(doc: dict, statements: int = 10) -> str:
         parts.append("<h2>Issues reading the trace" + (" (partial profile)" if doc["partial"] else "") + "</h2><ul>")
         parts += [f'<li class="issue">{_e(x.strip())}</li>' for x in _issues(doc)]
         parts.append("</ul>")
+    if doc.get("ledger"):
+        rows = _ledger_rows(doc)
+        bars = [float(r[6].rstrip("%")) if r[6] else None for r in rows]
+        parts += [f"<h2 id=ledger>{_e(LEDGER_TITLE)}</h2>", _table(rows, LEDGER_HEAD, {3, 4, 5, 6}, bars=6, pct=bars)]
     pct = [p["pct"] for p in doc["profile"]] + [100.0]
     parts += ["<h2 id=profile>Response-time profile</h2>",
               _table(_profile_rows(doc), PROFILE_HEAD, {1, 2, 3, 4, 5, 6}, bars=1, pct=pct)]
@@ -54,11 +59,8 @@ def render_html(doc: dict, statements: int = 10) -> str:
     if not doc["findings"]:
         parts.append("<p>None.</p>")
     for f in doc["findings"]:
-        imp = f["impact"]
-        p = imp["pct_response_time"]
         parts.append(f'<h3 id="finding-{_e(f["id"])}"><span class="sev {_e(f["severity"])}">{_e(f["severity"])}</span> '
-                     f'{_e(f["id"])} {_e(f["title"])}: {imp["seconds"]:.4f}s' + (f", {p:.1f}% of R" if p is not None else "")
-                     + "</h3><ul>")
+                     f'{_e(f["id"])} {_e(f["title"])}: {_e(_impact(f))}</h3><ul>')
         for ev in f["evidence"]:
             lines = ", ".join(str(s["line"]) for s in ev["source"])
             val = "" if ev["value"] is None else f"{ev['value']} {ev['unit']}"

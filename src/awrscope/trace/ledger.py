@@ -99,7 +99,8 @@ def build_ledger(st: TraceStats) -> dict:
         "round_trip_max_gap_s": _r(st.round_trip_max_us / 1e6), "think_s": _r(think.total_us / 1e6),
         "think_gaps": think.count, "response_excl_think_s": _r(active / 1e6),
         "round_trip_pct_excl_think": _pct(rt.total_us, active),
-        "unaccounted_s": _r((in_calls - explained) / 1e6), "unaccounted_pct_in_calls": _pct(in_calls - explained, in_calls),
+        "unaccounted_s": _r((in_calls - explained) / 1e6),
+        "unaccounted_pct_in_calls": _pct(in_calls - explained, in_calls),
         "leaves": leaves,
     }
 

@@ -1,6 +1,7 @@
-"""Text and Markdown of the trace document: the profile table of Method R / TVD$XTAT (component,
-% of R, seconds, calls, per-call average, min and max), the findings, the top statements with their
-own profiles, each event's duration histogram, the reading issues."""
+"""Text and Markdown of the trace document: where the time went (the ledger: time in calls and between
+them), the profile table of Method R / TVD$XTAT (component, % of R, seconds, calls, per-call average,
+min and max), the findings, the top statements with their own profiles, each event's duration
+histogram, the reading issues."""
 from __future__ import annotations
 
 from ..render.numbers import fmt_num
@@ -55,6 +56,47 @@ def _profile_rows(doc: dict) -> list[list[str]]:
 
 
 PROFILE_HEAD = ["Component", "% R", "Seconds", "Calls", "Avg", "Min", "Max"]
+LEDGER_HEAD = ["Where", "Component", "Kind", "Seconds", "Count", "% in calls", "% R"]
+LEDGER_TITLE = "Where the time went (R = time in database calls + time between calls)"
+LEDGER_SHOWN = 8  # in-call leaves listed before the rest are summed: the table stays short
+
+
+def _ledger_row(where: str, x: dict) -> list[str]:
+    name = x["name"] + (f", avg {x['avg_ms']:.1f} ms" if x["kind"] == "round_trip" and x.get("avg_ms") else "")
+    return [where, name, x["kind"], _s(x["seconds"]), _n(x["count"]), _p(x["pct_in_calls"]), _p(x["pct_response_time"])]
+
+
+def _ledger_rows(doc: dict) -> list[list[str]]:
+    """The ledger's leaves, in calls then between calls, with a total per side and R; the smallest
+    in-call leaves are summed in one line."""
+    led = doc.get("ledger")
+    if not led:
+        return []
+    inside = [x for x in led["leaves"] if x["where"] == "in_calls" and x["kind"] != "unaccounted"]
+    unacc = [x for x in led["leaves"] if x["where"] == "in_calls" and x["kind"] == "unaccounted"]
+    rows = [_ledger_row("in calls", x) for x in inside[:LEDGER_SHOWN]]
+    rest = inside[LEDGER_SHOWN:]
+    if rest:
+        sec = sum(x["seconds"] for x in rest)
+        rows.append(["in calls", f"{len(rest)} other components", "", _s(sec), _n(sum(x["count"] or 0 for x in rest)),
+                     _p(sum(x["pct_in_calls"] or 0 for x in rest)), _p(sum(x["pct_response_time"] or 0 for x in rest))])
+    rows += [_ledger_row("in calls", x) for x in unacc]
+    rows.append(["in calls", "Total in database calls", "", _s(led["in_calls_s"]), "", "100.0%",
+                 _p(led["in_calls_pct"])])
+    rows += [_ledger_row("between calls", x) for x in led["leaves"] if x["where"] == "between_calls" and x["count"]]
+    rows.append(["between calls", "Total between calls", "", _s(led["between_calls_s"]), "", "",
+                 _p(100 * led["between_calls_s"] / led["response_time_s"] if led["response_time_s"] else None)])
+    rows.append(["", "Total (R)", "", _s(led["response_time_s"]), "", "", "100.0%"])
+    return rows
+
+
+def _impact(f: dict) -> str:
+    """A finding's impact: seconds, share of R, and of the base it was judged against when that is not R."""
+    imp = f["impact"]
+    out = f"{imp['seconds']:.4f}s, {_p(imp['pct_response_time'])} of R"
+    if imp.get("base") and imp["base"] != "response time R" and imp.get("pct_base") is not None:
+        out += f" ({imp['pct_base']:.1f}% of the {imp['base']})"
+    return out
 
 
 def _stmt_rows(st: dict) -> list[list[str]]:
@@ -74,6 +116,8 @@ def render_text(doc: dict, statements: int = 5) -> str:
     out = _head(doc)
     if doc["issues"]:
         out += ["", "Issues reading the trace" + (" (partial profile)" if doc["partial"] else "") + ":"] + _issues(doc)
+    if doc.get("ledger"):
+        out += ["", LEDGER_TITLE] + ["  " + x for x in _table(_ledger_rows(doc), LEDGER_HEAD, {3, 4, 5, 6})]
     out += ["", "Response-time profile"] + ["  " + x for x in _table(_profile_rows(doc), PROFILE_HEAD, {1, 2, 3, 4, 5, 6})]
     if doc["calls"]:
         rows = [[c["call"], c["depth"], _n(c["count"]), _s(c["cpu_s"]), _s(c["elapsed_s"]), _n(c["disk"]),
@@ -83,9 +127,7 @@ def render_text(doc: dict, statements: int = 5) -> str:
                                                  "Current", "Rows"], {2, 3, 4, 5, 6, 7, 8})]
     out += ["", "Findings" if doc["findings"] else "Findings: none"]
     for f in doc["findings"]:
-        imp = f["impact"]
-        out.append(f"  {f['id']} [{f['severity']}] {f['title']}: {imp['seconds']:.4f}s, "
-                   f"{_p(imp['pct_response_time'])} of R")
+        out.append(f"  {f['id']} [{f['severity']}] {f['title']}: {_impact(f)}")
         for e in f["evidence"]:
             lines = ", ".join(str(s["line"]) for s in e["source"])
             val = "" if e["value"] is None else f"{fmt_num(e['value'])} {e['unit']}".rstrip()
@@ -122,13 +164,14 @@ def render_markdown(doc: dict, statements: int = 5) -> str:
     if doc["issues"]:
         out += ["", "**Issues reading the trace**" + (" (partial profile)" if doc["partial"] else ""), ""]
         out += ["- " + _md_esc(x.strip()) for x in _issues(doc)]
+    if doc.get("ledger"):
+        out += ["", "### " + LEDGER_TITLE, ""] + _md_table(_ledger_rows(doc), LEDGER_HEAD)
     out += ["", "### Response-time profile", ""] + _md_table(_profile_rows(doc), PROFILE_HEAD)
     out += ["", "### Findings", ""]
     if not doc["findings"]:
         out.append("None.")
     for f in doc["findings"]:
-        out.append(f"- **{f['id']} {_md_esc(f['title'])}** ({f['severity']}): {f['impact']['seconds']:.4f}s, "
-                   f"{_p(f['impact']['pct_response_time'])} of R")
+        out.append(f"- **{f['id']} {_md_esc(f['title'])}** ({f['severity']}): {_md_esc(_impact(f))}")
         for e in f["evidence"]:
             lines = ", ".join(str(s["line"]) for s in e["source"])
             val = "" if e["value"] is None else f"{fmt_num(e['value'])} {e['unit']}"

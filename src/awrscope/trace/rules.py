@@ -223,8 +223,7 @@ def t05(st: TraceStats, r_s: float, th: dict) -> dict | None:
                             "rows per FETCH equal to the client's array size",
                     refute="gaps far above the network's round trip that grow with the rows per fetch: the client's "
                            "processing of each array, not the network (larger arrays then help less)",
-                    title=f"Round-trip latency: {rt.count:,} round trips × {avg_ms:.1f} ms "
-                          f"({share:.0f} % of the response time excluding think time)",
+                    title=f"Round-trip latency: {rt.count:,} round trips × {avg_ms:.1f} ms",
                     base=("response time excluding think time", active))
 
 

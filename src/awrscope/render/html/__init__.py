@@ -103,6 +103,9 @@ def environment() -> Environment:
     from .views import section_table_html
 
     env.filters["section_table"] = section_table_html
+    from ..common import claim_lines, ledger_owner_text, ledger_rows
+
+    env.globals.update(ledger_rows=ledger_rows, ledger_owner_text=ledger_owner_text, claim_lines=claim_lines)
     return env
 
 
