@@ -88,7 +88,8 @@ def test_list_page_and_twin(server, uploaded):
     # filters: time range and finding
     late = httpx.get(server.base + "/api/reports", params={"since": "2014-04-23 19:00"}).json()
     assert [x["begin_time"][:13] for x in late["reports"]] == ["2014-04-23 19"]
-    assert httpx.get(server.base + "/api/reports", params={"finding": "G06"}).json()["total"] == 2
+    # reads are slow (12.2 ms) in the 19:30 report only: at 18:30 (8.8 ms) G06 is an annotation, not a finding
+    assert httpx.get(server.base + "/api/reports", params={"finding": "G06"}).json()["total"] == 1
     assert httpx.get(server.base + "/api/reports", params={"severity": "bogus"}).status_code == 422
 
 

@@ -114,10 +114,11 @@ def _analyze_one(report: Report, config: dict) -> dict:
 
 
 def _annotation(f) -> dict:
-    """A characterisation of ledger leaves (where the time goes, nothing wrong): not a ranked finding."""
-    return {"id": f.id, "slug": f.slug, "title": f.title, "leaves": list(f.annotates), "confidence": f.confidence,
-            "evidence": [e.as_dict() for e in f.evidence], "recommendation": f.recommendation,
-            "culprits": [c.as_dict() for c in f.culprits], "caveats": list(f.caveats)}
+    """A characterisation of ledger leaves (where the time goes, nothing wrong): a finding's shape, claiming nothing,
+    with the leaves it describes; not ranked."""
+    d = f.as_dict()
+    d["leaves"] = list(f.annotates)
+    return d
 
 
 def _iso(snap) -> str | None:

@@ -29,7 +29,7 @@ def trace_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, top: 
 
     The profile has one line per wait event, the CPU of dep=0 database calls, and unaccounted-for time;
     then findings (T01 log file sync per commit, T02 TRUNCATE object checkpoint, T03 TEMP spills,
-    T04 unaccounted-for time), the top statements with their own profiles and each event's
+    T04 unaccounted-for time in calls, T05 round-trip latency), the top statements with their own profiles and each event's
     duration histogram. Exit 2 for an input that is not a trace (one line on stderr).
     """
     from ..trace import NotATraceError, document_of, read_trace

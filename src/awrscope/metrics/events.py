@@ -119,10 +119,21 @@ def time_base(b: Builder) -> None:
     estimated = any("db_time_s is estimated" in i.message or ("estimat" in i.message.lower() and "db time" in i.message.lower())
                     for i in r.issues)
     if r.db_time_s is not None and r.kind == "ash":
-        # ASH: one sample per active session per second; DB time = average active sessions x elapsed
-        m.db_time_confidence, m.db_time_basis = "medium", "ASH samples: average active sessions x elapsed"
-        b.put("db_time_s", r.db_time_s, [Source("header", "Avg Active Sessions", "db_time", h.db_time_line or h.line, r.db_time_s)],
-              note="estimated from ASH samples (AAS x elapsed): ASH samples active sessions once a second")
+        # ASH: one sample per active session per second; AAS x elapsed counts background sessions too, which DB
+        # time does not: the foreground part is what is left after the Top Background Events' share of activity
+        bg_sec = r.sections.get("ash_top_bg_events")
+        bg = [row for row in (bg_sec or ()) if row.values.get("pct_db_time")]
+        bg_pct = min(100.0, sum(row.values["pct_db_time"] for row in bg))
+        src = [Source("header", "Avg Active Sessions", "db_time", h.db_time_line or h.line, r.db_time_s)]
+        src += [row_source("ash_top_bg_events", row, "pct_db_time") for row in bg]
+        m.db_time_confidence = "medium"
+        m.db_time_basis = "ASH samples: foreground average active sessions x elapsed"
+        b.put("db_time_s", r.db_time_s * (1.0 - bg_pct / 100.0), src,
+              note=f"estimated from ASH samples: average active sessions x elapsed ({r.db_time_s:,.1f} s), less the "
+                   f"{bg_pct:.2f} % of sampled activity in Top Background Events (a top-N list: the foreground share is "
+                   "an upper bound)" if bg else
+                   "estimated from ASH samples (AAS x elapsed): the report prints no background activity, all of it is "
+                   "taken as foreground")
     elif r.db_time_s is not None:
         if estimated:
             m.db_time_confidence, m.db_time_basis = "low", "estimated: CPU used by this session + FG non-idle waits"

@@ -96,6 +96,10 @@ def render_markdown(doc: dict) -> str:
                        f" (assumptions: {_md('; '.join(w['assumptions']))})")
         for c in f["caveats"]:
             out.append(f"- Caveat: {_md(c)}")
+    if doc.get("annotations"):
+        out += ["", "## Where the time goes, nothing wrong", "", "Annotations of the ledger: where to tune, not a fault; "
+                "not ranked, not counted by `--fail-on`.", ""]
+        out += [f"- {a['id']} {_md(a['title'])}: {_md(a['recommendation'])}" for a in doc["annotations"]]
     if doc.get("addm"):
         out += ["", "## ADDM beside awrscope", "", "| ADDM finding | % of active sessions | Window | awrscope | Line |", "|---|---:|---|---|---:|"]
         for a in doc["addm"]:

@@ -110,6 +110,11 @@ def _body(doc: dict, metrics: bool = True) -> list[str]:
             out.append(f"     what-if {w['id']}: {w['text']}")
         for c in f["caveats"]:
             out.append(f"     caveat: {c}")
+    if doc.get("annotations"):
+        out += ["", "  where the time goes, nothing wrong (annotations of the ledger; not ranked):"]
+        for a in doc["annotations"]:
+            out.append(f"    - {a['id']} {a['title']}")
+            out.append(f"      do: {a['recommendation']}")
     if doc.get("addm"):
         out += ["", "  ADDM findings printed in the report, beside awrscope's:"]
         for a in doc["addm"]:

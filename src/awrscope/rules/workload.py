@@ -312,7 +312,8 @@ def g10(ctx: Context, th: dict):
     host that looks idle by BUSY_TIME when SMT threads are counted as CPUs (AIX, SPARC) or a
     virtual machine is starved by its hypervisor. OS_CPU_WAIT_TIME (cpu_queue_aas) confirms it, or
     a host >= 80 % busy; without OS figures, sessions on CPU or in the gap outnumbering the CPUs.
-    A short run queue or an idle host refutes it: then the finding says the gap is unexplained."""
+    A short run queue or an idle host refutes it: then no cause is named and nothing is claimed; the gap
+    is an annotation of the ledger's remainder ("unexplained: check ASH"), not a ranked finding."""
     ctx.need("db_time_s", "unaccounted_s")
     m = ctx.m
     gap, dbt = m.v("unaccounted_s"), m.v("db_time_s")
@@ -335,10 +336,13 @@ def g10(ctx: Context, th: dict):
         busy = m.v("host_cpu_busy_pct")
         why = (f"the OS run queue was short ({q:.2g} processes)" if q is not None else
                f"the host was {busy:.0f} % busy" if busy is not None and not smt else "no OS statistics confirm a CPU queue")
-        return make_finding(ctx, "G10", gap, "low", ev,
-                            "DB time is not explained by DB CPU and the printed waits, and " + why + ": check ASH for the "
-                            "sessions' states (waits missing from the event list, uninstrumented code, CPU queue).",
-                            title=f"{pct:.1f} % of DB time is neither CPU nor a printed wait ({why})")
+        # no cause is named, so nothing is claimed: an annotation of the ledger's remainder, which shows the time
+        f = make_finding(ctx, "G10", gap, "low", ev,
+                         "DB time is not explained by DB CPU and the printed waits, and " + why + ": check ASH for the "
+                         "sessions' states (waits missing from the event list, uninstrumented code, CPU queue).",
+                         title=f"{pct:.1f} % of DB time is neither CPU nor a printed wait ({why})")
+        f.annotates = (REMAINDER,)
+        return f
     return make_finding(ctx, "G10", gap, "high" if queued else "medium", ev,
                         "Sessions queue for CPU" + smt + ": reduce CPU demand (the SQL with most CPU and logical reads), "
                         "limit concurrency (connection pool size, Resource Manager), or give the host/LPAR/VM more CPU "
