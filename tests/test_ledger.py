@@ -102,6 +102,25 @@ def test_invods_ash_gets_a_commit_path_finding(corpus):
     assert "R17" in ids, ids
     r17 = finding(doc, "R17")
     assert "log file sync" in r17["title"] and "foreground" in r17["title"]
+    assert r17["impact"]["pct_db_time"] == pytest.approx(40.06, abs=0.01)
+    from awrscope.render.html import render_analysis
+    page = render_analysis(doc)
+    commit = page.split("<h2>Commit path</h2>", 1)[1].split("<h2>", 1)[0]
+    assert "Not applicable" not in commit and "40.06 %" in commit and "R17" in commit
+
+
+def test_ash_shares_are_of_foreground_activity(corpus):
+    # Top Background Events line 'db file parallel write  System I/O  2.04  2.98': 2.04 % of the sampled activity
+    # is background; the ledger's base is AAS x elapsed less that share, and says so
+    from conftest import parse_path
+    path = corpus / "ash_txt_10204_ramlaxman12_dclej1.txt"
+    report = parse_path(path)
+    bg = report.sections.get("ash_top_bg_events")
+    doc = analyze_path(path)
+    assert doc["report"]["db_time_basis"] == "ASH samples: foreground average active sessions x elapsed"
+    printed = sum(r.values["pct_db_time"] for r in (bg or ()) if r.values.get("pct_db_time"))
+    assert printed == 2.04
+    assert doc["report"]["db_time_s"] == pytest.approx(report.db_time_s * (1 - printed / 100.0), rel=1e-9)
 
 
 def test_g07_on_the_1newstar_rac_text_report_stays_within_db_time(corpus):

@@ -86,15 +86,21 @@ def _top_n_vs_events(report: Report) -> list[Violation]:
     return out
 
 
+def parts_limit(report: Report | None, m: Metrics, dbt: float) -> float:
+    """The most that DB CPU plus the foreground waits may add up to before they over-account DB time: waits and
+    CPU overlap on a busy host (a wait's end includes the run queue), so the report's own Top-N shares may add
+    up past 100 %, and that much overlap is the report's, not a misreading; plus 5 % and half a second per
+    printed total. The ledger (awrscope.ledger) names its remainder by the same limit."""
+    printed = sum(r.values.get("pct_db_time") or 0.0 for r in (report.sections.get("top_events") or ())) if report else 0.0
+    return dbt * (max(1.0, printed / 100.0) + SUM_REL_TOL) + 0.5 * (len(m.fg_events) + 1)
+
+
 def _fg_sum(report: Report, m: Metrics, dbt: float) -> list[Violation]:
     if m.event_basis != "fg":  # system-wide events hold background time too
         return []
     waits = sum(e.time_s for e in m.fg_events.values())
     cpu = m.v("db_cpu_s") or 0.0
-    # waits and CPU overlap on a busy host (a wait's end includes the run queue): the report's own
-    # Top-N shares then add up past 100 %, and that much overlap is the report's, not a misreading
-    printed = sum(r.values.get("pct_db_time") or 0.0 for r in report.sections.get("top_events") or ())
-    limit = dbt * (max(1.0, printed / 100.0) + SUM_REL_TOL) + 0.5 * (len(m.fg_events) + 1)
+    limit = parts_limit(report, m, dbt)
     if cpu > limit:
         return [Violation("foreground-sum", "time_model", None,
                           f"DB CPU {cpu:,.1f} s alone exceeds DB time {dbt:,.1f} s: the report's own figures disagree "

@@ -80,7 +80,7 @@ def ledger_rows(doc: dict) -> list[dict]:
     rows = [{"name": l["name"], "kind": l["kind"], "wait_class": l["wait_class"], "seconds": l["seconds"],
              "pct": l["pct_db_time"], "claimed_by": [c["id"] for c in l["claimed_by"]],
              "explained_by": l["explained_by"], "annotations": [a["text"] for a in l["annotations"]]} for l in shown]
-    if rest:
+    if rest and sum(l["pct_db_time"] for l in rest) >= 0.05:
         rows.append({"name": f"{len(rest)} other part(s)", "kind": "other", "wait_class": None,
                      "seconds": round(sum(l["seconds"] for l in rest), 3), "pct": round(sum(l["pct_db_time"] for l in rest), 3),
                      "claimed_by": sorted({c["id"] for l in rest for c in l["claimed_by"]}), "explained_by": [],

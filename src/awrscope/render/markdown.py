@@ -67,10 +67,12 @@ def render_markdown(doc: dict) -> str:
                 f"{fmt_num(cp.get('io_part_s'))} | {fmt_num(cp.get('io_part_pct_db_time'))} |",
                 f"| non-I/O remainder ({_md(owner_note(doc, cp))}) | {fmt_num(cp.get('non_io_part_s'))} | "
                 f"{fmt_num(cp.get('non_io_part_pct_db_time'))} |"]
-    out += ["", "## Findings (ranked by impact)", "", "| # | Severity | Rule | Title | Impact (% DB time) | Confidence |",
-            "|---|---|---|---|---:|---|"]
+    out += ["", "## Findings (causes ranked by the DB time they claim; views of that time last)", "",
+            "| # | Severity | Rule | Title | Claims (% DB time) | Confidence |", "|---|---|---|---|---:|---|"]
     for i, f in enumerate(doc["findings"], 1):
-        out.append(f"| {i} | {f['severity']} | {f['id']} | {_md(f['title'])} | {fmt_num(f['impact']['pct_db_time'])} | {f['confidence']} |")
+        share = fmt_num(f['impact']['pct_db_time'])
+        share = f"view: sees {share}" if f.get("role") == "view" else share
+        out.append(f"| {i} | {f['severity']} | {f['id']} | {_md(f['title'])} | {share} | {f['confidence']} |")
     for f in doc["findings"]:
         out += ["", f"### {f['id']} {_md(f['title'])}", "", f"- severity **{f['severity']}**, confidence **{f['confidence']}**, "
                 f"impact {fmt_num(f['impact']['db_time_s'])} s ({fmt_num(f['impact']['pct_db_time'])} % of DB time)", "",

@@ -95,7 +95,11 @@ def _body(doc: dict, metrics: bool = True) -> list[str]:
     for i, f in enumerate(doc["findings"], 1):
         imp = f["impact"]
         out.append(f"  {i}. [{f['severity'].upper()}] {f['id']} {f['title']}")
-        out.append(f"     impact {fmt_num(imp['db_time_s'])} s = {fmt_num(imp['pct_db_time'])} % of DB time; confidence {f['confidence']}")
+        if f.get("role") == "view":
+            out.append(f"     sees {fmt_num(imp['db_time_s'])} s = {fmt_num(imp['pct_db_time'])} % of DB time by statement or segment "
+                       f"(a view of the time the causes above claim: not added); confidence {f['confidence']}")
+        else:
+            out.append(f"     impact {fmt_num(imp['db_time_s'])} s = {fmt_num(imp['pct_db_time'])} % of DB time; confidence {f['confidence']}")
         for e in f["evidence"][:6]:
             if e["value"] is None:
                 continue

@@ -24,6 +24,13 @@ def cap_severity(sev: str, at: str) -> str:
     return milder(sev, at)
 
 
+def pct_text(v: float) -> str:
+    """A percentage as a title prints it: whole numbers, but never '0 %' for something above zero (0.38 -> '0.38 %')."""
+    if v and abs(v) < 1:
+        return f"{v:.2g} %"
+    return f"{v:.0f} %"
+
+
 def lower(conf: str, steps: int = 1) -> str:
     return CONFIDENCES[min(len(CONFIDENCES) - 1, CONFIDENCES.index(conf) + steps)]
 
@@ -70,6 +77,7 @@ class Finding:
     explains: list[dict] = field(default_factory=list)  # symptoms of this cause: [{"leaf", "seconds", "pct_db_time", "note"}]
     related: list[dict] = field(default_factory=list)  # findings whose time this cause took: shown under it
     annotates: tuple[str, ...] = ()  # set by a characterisation: the ledger leaves it describes (not ranked)
+    role: str = "cause"  # cause (claims its DB time) | view (the causes' time seen by statement or segment)
 
     def as_dict(self) -> dict:
         impact: dict = {"db_time_s": round(self.impact_s, 3), "pct_db_time": None if self.impact_pct is None else round(self.impact_pct, 3),
@@ -78,7 +86,7 @@ class Finding:
             impact["amdahl_speedup_bound"] = round(1.0 / (1.0 - self.impact_pct / 100.0), 3)  # M113
         if self.impact_range_pct:
             impact["range_pct_db_time"] = [round(x, 3) for x in self.impact_range_pct]
-        return {"id": self.id, "slug": self.slug, "title": self.title, "severity": self.severity,
+        return {"id": self.id, "slug": self.slug, "title": self.title, "role": self.role, "severity": self.severity,
                 "confidence": self.confidence, "impact": impact,
                 "evidence": [e.as_dict() for e in self.evidence], "recommendation": self.recommendation,
                 "culprits": [c.as_dict() for c in self.culprits], "culprits_missing": self.culprits_missing,

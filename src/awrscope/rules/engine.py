@@ -162,6 +162,7 @@ def _views_below_causes(findings: list[Finding]) -> None:
         if RULES[f.id].family != "view":
             floor = f.severity
         else:
+            f.role = "view"
             f.severity = milder(milder(f.severity, "moderate"), floor or "moderate")
             f.caveats.append("the same DB time as the findings above, seen by statement or segment: not additional")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..oracle.events import wait_class
-from .base import Context, Evidence, cap_severity, make_finding, rule
+from .base import Context, Evidence, cap_severity, make_finding, pct_text, rule
 
 def cpu_over_db_time(ctx: Context) -> str | None:
     """What to say when the report prints DB CPU above DB time (a part larger than its whole: seen in
@@ -123,13 +123,6 @@ def g02(ctx: Context, th: dict):
         # CPU on a host with CPU to spare is where the time goes, not a fault: an annotation of the DB CPU leaf
         f.annotates = ("DB CPU",)
     return f
-
-
-def pct_text(v: float) -> str:
-    """A percentage as a title prints it: whole numbers, but never '0 %' for something above zero."""
-    if v and abs(v) < 1:
-        return f"{v:.2g} %"
-    return f"{v:.0f} %"
 
 
 def _class_rule(ctx: Context, th: dict, rid: str, cls: str, title: str, rec: str, events=None):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..metrics import Metrics
 from ..oracle.events import wait_class
-from .base import SEVERITY_AAS
+from .base import SEVERITY_AAS, pct_text
 
 LEVELS = ("unknown", "quiet", "light", "busy", "overloaded")
 
@@ -55,7 +55,7 @@ def run_queue_confirmed(m: Metrics, gap_s: float) -> str | None:
     if q is not None and q >= 0.25 * gap_s / e:
         return f"OS run queue {q:.2g} processes on average"
     if busy is not None and busy >= QUEUE_BUSY_PCT:
-        return f"host {busy:.0f} % busy"
+        return f"host {pct_text(busy)} busy"
     smt = bool(cpus and cores and cpus >= 2 * cores)
     if q is None and (busy is None or smt) and cpus and cpu is not None and (cpu + gap_s) / e > cpus:
         return (f"{(cpu + gap_s) / e:.3g} sessions on CPU or neither on CPU nor waiting, more than {cpus:g} CPUs"
@@ -78,7 +78,7 @@ def cpu_saturation(m: Metrics) -> list[str]:
     out = []
     busy, demand, dbt = m.v("host_cpu_busy_pct"), m.v("cpu_demand_ratio"), m.v("db_time_s")
     if busy is not None and busy >= SATURATED_BUSY_PCT:
-        out.append(f"host {busy:.0f} % busy")
+        out.append(f"host {pct_text(busy)} busy")
     if demand is not None and demand >= SATURATED_DEMAND:
         out.append(f"DB and background CPU {demand:.2f} of the CPUs")
     if dbt:
@@ -146,7 +146,7 @@ def assess_load(m: Metrics, config: dict | None = None) -> Load:
                         on + ": more sessions active than CPUs; the report prints neither DB CPU nor host CPU "
                         "use, so whether they queue for CPU or wait cannot be told")
         facts = ", ".join(([f"DB CPU {p:.1f} % of DB time"] if p is not None else [])
-                          + ([f"host {busy:.0f} % busy"] if busy is not None else []))
+                          + ([f"host {pct_text(busy)} busy"] if busy is not None else []))
         if (p is not None and p >= 50.0) or (busy is not None and busy >= QUEUE_BUSY_PCT):
             return Load("busy", aas, cpus, cores,
                         on + f": more sessions active than CPUs and the CPUs much used, but not saturated ({facts}); "

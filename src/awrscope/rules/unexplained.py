@@ -6,7 +6,7 @@ annotation): CPU on a host with CPU to spare is where the time goes, not a fault
 from __future__ import annotations
 
 from ..ledger.model import CPU
-from .base import Context, Evidence, make_finding, rule
+from .base import Context, Evidence, make_finding, pct_text, rule
 
 #: What a wait class, or an event family, usually means and where to look. The first match wins.
 ADVICE: tuple[tuple[str, str], ...] = (
@@ -71,7 +71,7 @@ def g15(ctx: Context, th: dict):
     if cpu is not None and not _covered(cpu) and led.pct(cpu.free) >= th["pct"] and cpu.free >= 0.5 * cpu.seconds:
         busy = ctx.m.v("host_cpu_busy_pct")
         led.annotate(CPU, "G15", f"DB CPU {led.pct(cpu.seconds):.1f} % of DB time"
-                     + (f", host {busy:.2g} % busy" if busy is not None and busy < 1 else f", host {busy:.0f} % busy" if busy is not None else "")
+                     + (f", host {pct_text(busy)} busy" if busy is not None else "")
                      + ": the SQL with most CPU (SQL ordered by CPU Time) is where to tune it")
     picked = []
     for l in led.leaves.values():

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..model import Section
 from ..metrics import Source
 from ..ledger.model import REMAINDER
-from .base import RULES, Context, Evidence, Needs, make_finding, rule
+from .base import RULES, Context, Evidence, Needs, make_finding, pct_text, rule
 from .load import run_queue_confirmed
 from ..oracle.events import wait_class
 from .culprits import segments as seg_culprits
@@ -335,7 +335,7 @@ def g10(ctx: Context, th: dict):
         # truncated event list) or instrument; say so instead of asserting a CPU queue
         busy = m.v("host_cpu_busy_pct")
         why = (f"the OS run queue was short ({q:.2g} processes)" if q is not None else
-               f"the host was {busy:.0f} % busy" if busy is not None and not smt else "no OS statistics confirm a CPU queue")
+               f"the host was {pct_text(busy)} busy" if busy is not None and not smt else "no OS statistics confirm a CPU queue")
         # no cause is named, so nothing is claimed: an annotation of the ledger's remainder, which shows the time
         f = make_finding(ctx, "G10", gap, "low", ev,
                          "DB time is not explained by DB CPU and the printed waits, and " + why + ": check ASH for the "
