@@ -45,7 +45,13 @@ def analyze(report: Report, config: dict | None = None) -> dict:
 def _analyze_diff(report: Report, config: dict) -> dict:
     doc = _analyze_one(report, config)
     if report.periods:
-        doc["periods"] = [_analyze_one(p, config) for p in report.periods]
+        from .compare import with_time_base  # a period's elapsed time from its statistics when the header lacks it
+
+        periods = [with_time_base(p)[0] for p in report.periods]
+        doc["periods"] = [_analyze_one(p, config) for p in periods]
+        if len(periods) == 2:
+            from .change.decompose import decompose, side_input
+            doc["change"] = decompose(*(side_input(p, d) for p, d in zip(periods, doc["periods"])))
     doc["metrics"] = {}
     doc["commit_path"] = None
     doc["ledger"] = None

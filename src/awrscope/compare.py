@@ -82,6 +82,16 @@ def _elapsed(report: Report) -> tuple[float | None, str]:
     return None, "unknown"
 
 
+def with_time_base(report: Report) -> tuple[Report, str]:
+    """The report with the elapsed time its statistics imply when the header's disagrees or is missing, and the DB
+    time a compare-period report prints only per second (Workload Comparison); and where the elapsed time came from."""
+    elapsed, ebasis = _elapsed(report)
+    rep = report if elapsed == report.elapsed_s else dataclasses.replace(report, elapsed_s=elapsed)
+    if rep.db_time_s is None and elapsed and (_lp(rep, "DB time") or 0) > 0:
+        rep = dataclasses.replace(rep, db_time_s=_lp(rep, "DB time") * elapsed)
+    return rep, ebasis
+
+
 def _lp(report: Report, name: str, field: str = "per_second") -> float | None:
     sec = report.sections.get("load_profile")
     r = sec.row(name) if sec else None
@@ -161,11 +171,8 @@ def _events_without_time(rep: Report, events: dict, elapsed: float | None, dbt: 
 def side(report: Report, config: dict | None = None, label: str = "") -> dict:
     """Identity, time base, key metrics, events, statistics and analysis of one period."""
     config = config or {}
-    elapsed, ebasis = _elapsed(report)
-    rep = report if elapsed == report.elapsed_s else dataclasses.replace(report, elapsed_s=elapsed)
-    if rep.db_time_s is None and elapsed and (_lp(rep, "DB time") or 0) > 0:
-        # compare-period reports print DB time per second in the Workload Comparison only
-        rep = dataclasses.replace(rep, db_time_s=_lp(rep, "DB time") * elapsed)
+    rep, ebasis = with_time_base(report)
+    elapsed = rep.elapsed_s
     alpha = float(config.get("metrics", {}).get("alpha", DEFAULT_ALPHA))
     m = derive(rep, alpha=alpha)
     doc = analyze(rep, config)
@@ -185,7 +192,10 @@ def side(report: Report, config: dict | None = None, label: str = "") -> dict:
         ps = r.get("per_second") if r.get("per_second") is not None else (tot / elapsed if tot is not None and elapsed else None)
         stats[normalise_name(r.name)] = {"total": tot, "per_s": ps}
     km = _key_metrics(rep, m, doc, elapsed, dbt, events, stats)
+    from .change.decompose import side_input
+
     return {
+        "change_input": side_input(rep, doc),
         "label": label,
         "source": {"path": rep.source_path, "sha256": rep.source_sha256},
         "report": {"kind": rep.kind, "format": rep.format, "version": rep.version, "db_name": h.db_name, "dbid": h.dbid,
@@ -322,16 +332,19 @@ def _comparability(a: dict, b: dict) -> dict:
     differ("db_name", "database name")
     differ("version", "Oracle version")
     differ("cpus", "CPU count")
+    notes: list[str] = []
+    # a different load does not make two periods of one database incomparable: it is often the incident itself,
+    # and the change in DB time is split into load and latency ("change"); it is said, not held against them
     for mid, what in (("aas", "load (average active sessions)"), ("txn_per_s", "load (transactions/s)")):
         x, y = a["metrics"][mid]["value"], b["metrics"][mid]["value"]
         if x and y and max(x / y, y / x) > LOAD_FACTOR:
-            warnings.append(f"very different {what}: {_fmt(x)} vs {_fmt(y)} (more than ×{LOAD_FACTOR:g})")
+            notes.append(f"very different {what}: {_fmt(x)} vs {_fmt(y)} (more than ×{LOAD_FACTOR:g}): see what changed")
     ea, eb = ra["elapsed_s"], rb["elapsed_s"]
     if ea and eb and max(ea / eb, eb / ea) > 4:
         warnings.append(f"very different period lengths: {ea:,.0f} s vs {eb:,.0f} s (compared per second)")
     if ea is None or eb is None:
         warnings.append("elapsed time unknown on one side: rates per second cannot be compared")
-    return {"comparable": not warnings, "warnings": warnings}
+    return {"comparable": not warnings, "warnings": warnings, "notes": notes}
 
 
 def _with_headline(doc: dict) -> list[dict]:
@@ -451,7 +464,10 @@ def compare_sides(a: dict, b: dict, config: dict | None = None, streams: tuple[f
                 "elapsed_basis": "given" if run_elapsed else "report elapsed time",
                 "formula": "s = (k*t_low/t_high - 1)/(k - 1), k = n_high/n_low; k = 2: s = 2*t5/t10 - 1 (M103)",
                 "s": scalability(t1, t2, n1, n2) if t1 and t2 and n2 > n1 else None}
-    slim = lambda s: {k: v for k, v in s.items() if k != "analysis"}  # noqa: E731
+    slim = lambda s: {k: v for k, v in s.items() if k not in ("analysis", "change_input")}  # noqa: E731
+    from .change import decompose
+
+    change = decompose(a["change_input"], b["change_input"])
     return {
         "schema_version": COMPARE_SCHEMA_VERSION,
         "kind": "compare",
@@ -459,6 +475,7 @@ def compare_sides(a: dict, b: dict, config: dict | None = None, streams: tuple[f
         "before": slim(a) | {"findings": [_fsum(f) for f in a["analysis"]["findings"]]},
         "after": slim(b) | {"findings": [_fsum(f) for f in b["analysis"]["findings"]]},
         "comparability": _comparability(a, b),
+        "change": change,
         "effect": _effect(metrics),
         "metrics": metrics,
         "events": events,

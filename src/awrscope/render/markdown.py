@@ -123,6 +123,7 @@ def render_markdown(doc: dict) -> str:
     if doc.get("issues"):
         out += ["", "## Parse issues", "", "| Level | Section | Line | Message |", "|---|---|---:|---|"]
         out += [f"| {i['level']} | {_md(i['section'] or '')} | {i['line'] or ''} | {_md(i['message'])} |" for i in doc["issues"]]
+    out += change_markdown(doc.get("change")) if doc.get("change") else []
     for k, p in enumerate(doc.get("periods") or (), 1):
         r = p["report"]
         body = render_markdown(dict(p, source=doc["source"])).split("\n")[2:]  # the period's own verdict, one level down
@@ -131,11 +132,28 @@ def render_markdown(doc: dict) -> str:
     return "\n".join(out)
 
 
+def change_markdown(ch: dict | None, level: str = "##") -> list[str]:
+    """'What changed' (docs/compare.md): the verdict and the leaves' changes split into volume and latency."""
+    if not ch:
+        return []
+    out = [f"{level} What changed", "", _md(ch["verdict"]), "",
+           "| Part of DB time | AAS before | after | change | volume | latency | % of before |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for c in [c for c in ch["contributions"] if abs(c["delta_aas"]) >= 0.005][:10]:
+        out.append(f"| {_md(c['name'])} | {fmt_num(c['before_aas'])} | {fmt_num(c['after_aas'])} | {fmt_num(c['delta_aas'])} | "
+                   f"{fmt_num(c['volume_aas'])} | {fmt_num(c['latency_aas'])} | {fmt_num(c['pct_of_before'])} |")
+    i = ch["identity"]
+    return out + ["", f"The parts add up to the change: {fmt_num(i['sum_delta_aas'])} of {fmt_num(i['delta_aas'])} average active "
+                      f"sessions (residual {i['residual_aas']:.2g}).", ""]
+
+
 def compare_markdown(doc: dict) -> str:
-    out = [f"# awrscope compare ({doc['mode']})", "", "- " + side_line(doc["before"]), "- " + side_line(doc["after"]), "",
-           "**Effect**: " + ("; ".join(doc["effect"]) if doc["effect"] else "no change of note"), ""]
+    out = [f"# awrscope compare ({doc['mode']})", "", "- " + side_line(doc["before"]), "- " + side_line(doc["after"]), ""]
+    out += change_markdown(doc.get("change"))
+    out += ["**Effect**: " + ("; ".join(doc["effect"]) if doc["effect"] else "no change of note"), ""]
     c = doc["comparability"]
-    out += ["**Comparable**: yes" if c["comparable"] else "**Not comparable**: " + "; ".join(c["warnings"]), "",
+    out += ["**Comparable**: yes" if c["comparable"] else "**Not comparable**: " + "; ".join(c["warnings"]), ""]
+    out += [f"- {_md(n)}" for n in c.get("notes") or ()] + ([""] if c.get("notes") else [])
+    out += [
             "| Metric | Unit | Before | After | Change |", "|---|---|---|---|---|"]
     for d in doc["metrics"].values():
         if d["before"] is None and d["after"] is None:

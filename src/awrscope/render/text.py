@@ -63,7 +63,14 @@ def _ledger_lines(doc: dict) -> list[str]:
 
 
 def render_text(doc: dict) -> str:
-    out = _header(doc) + _body(doc)
+    out = _header(doc)
+    for k, p in enumerate(doc.get("periods") or (), 1):
+        r = p["report"]
+        out.append(f"  period {k}: snaps {r['begin_snap']}-{r['end_snap']}"
+                   + (f", {r['begin_time'][:19]} .. {(r.get('end_time') or '?')[:19]}" if r.get("begin_time") else ""))
+    if doc.get("change"):
+        out += [""] + change_lines(doc["change"], "  ")
+    out += _body(doc)
     for k, p in enumerate(doc.get("periods") or (), 1):
         r = p["report"]
         out += ["", f"  === period {k} of this compare-period report: snaps {r['begin_snap']}-{r['end_snap']}, elapsed "
@@ -152,9 +159,11 @@ def _body(doc: dict, metrics: bool = True) -> list[str]:
 
 def compare_text(doc: dict) -> str:
     out = ["awrscope compare (" + doc["mode"] + ")", "  " + side_line(doc["before"]), "  " + side_line(doc["after"]), ""]
+    out += change_lines(doc.get("change"))
     out.append("Effect: " + ("; ".join(doc["effect"]) if doc["effect"] else "no change of note"))
     c = doc["comparability"]
     out.append("Comparable: yes" if c["comparable"] else "NOT COMPARABLE: " + "; ".join(c["warnings"]))
+    out += [f"  note: {n}" for n in c.get("notes") or ()]
     out += ["", f"  {'metric':44s} {'before':>12s} {'after':>12s}  change"]
     for mid, d in doc["metrics"].items():
         if d["before"] is None and d["after"] is None:
@@ -189,6 +198,24 @@ def compare_text(doc: dict) -> str:
                     f"{fmt_num(s['elapsed_s'][0])} → {fmt_num(s['elapsed_s'][1])} s ({s['elapsed_basis']}): s = "
                     + ("n/a" if s["s"] is None else f"{s['s']:.3f}")]
     return "\n".join(out)
+
+
+def change_lines(ch: dict | None, indent: str = "") -> list[str]:
+    """'What changed': the verdict, then the leaves whose change in DB time per second is largest, each split
+    into its volume and latency parts (docs/compare.md)."""
+    if not ch:
+        return []
+    out = [f"{indent}What changed: {ch['verdict']}", "",
+           f"{indent}  {'part of DB time (AAS = DB time/s)':36s} {'before':>9s} {'after':>9s} {'change':>9s} {'volume':>9s} "
+           f"{'latency':>9s}  % of before"]
+    for c in [c for c in ch["contributions"] if abs(c["delta_aas"]) >= 0.005][:10]:
+        out.append(f"{indent}  {c['name'][:36]:36s} {fmt_num(c['before_aas']):>9s} {fmt_num(c['after_aas']):>9s} "
+                   f"{fmt_num(c['delta_aas']):>9s} {fmt_num(c['volume_aas']):>9s} {fmt_num(c['latency_aas']):>9s}  "
+                   f"{fmt_num(c['pct_of_before'])}")
+    i = ch["identity"]
+    out.append(f"{indent}  the parts add up to the change: {fmt_num(i['sum_delta_aas'])} of {fmt_num(i['delta_aas'])} AAS "
+               f"(residual {i['residual_aas']:.2g})")
+    return out + [""]
 
 
 def _count(n: int, noun: str) -> str:
