@@ -69,3 +69,18 @@ def test_every_compare_period_report_splits_its_change_exactly(corpus):
             if c["volume_aas"] is not None:
                 assert c["volume_aas"] + c["latency_aas"] == pytest.approx(c["delta_aas"], abs=1e-5), (p.name, c["name"])
     assert seen >= 20
+
+
+def test_antognini_sql_change_splits_the_top_statement(corpus):
+    # SQL ordered by Elapsed Time: 82ud5h0qcg0bf 1,863.02 s / 124,882 executions (elapsed 901.8 s), then
+    # 3,625.67 s / 176,182 executions (elapsed 903.0 s): 14.9 -> 20.6 ms per execution, executions +40.9 %
+    doc = compare(parse_path(corpus / "awr_html_11203_antognini_top2_1830_1845.html"),
+                  parse_path(corpus / "awr_html_11203_antognini_top2_1930_1945.html"))
+    top = doc["sql_change"]["statements"][0]
+    assert top["sql_id"] == "82ud5h0qcg0bf" and top["status"] == "in both top lists"
+    assert top["delta_aas"] == pytest.approx(3625.67 / 903.0 - 1863.02 / 901.8, abs=1e-5)
+    assert top["elapsed_per_exec_ms"] == [pytest.approx(1863020 / 124882), pytest.approx(3625670 / 176182)]
+    assert top["volume_aas"] + top["latency_aas"] == pytest.approx(top["delta_aas"], abs=1e-5)
+    from awrscope.render.text import compare_text
+    assert "82ud5h0qcg0bf +1.95 AAS (in both top lists): executions/s +40.9 %, elapsed per execution 14.9 → 20.6 ms" \
+        in compare_text(doc)

@@ -195,7 +195,7 @@ def side(report: Report, config: dict | None = None, label: str = "") -> dict:
     from .change.decompose import side_input
 
     return {
-        "change_input": side_input(rep, doc),
+        "change_input": side_input(rep, doc), "parsed": rep,
         "label": label,
         "source": {"path": rep.source_path, "sha256": rep.source_sha256},
         "report": {"kind": rep.kind, "format": rep.format, "version": rep.version, "db_name": h.db_name, "dbid": h.dbid,
@@ -464,10 +464,12 @@ def compare_sides(a: dict, b: dict, config: dict | None = None, streams: tuple[f
                 "elapsed_basis": "given" if run_elapsed else "report elapsed time",
                 "formula": "s = (k*t_low/t_high - 1)/(k - 1), k = n_high/n_low; k = 2: s = 2*t5/t10 - 1 (M103)",
                 "s": scalability(t1, t2, n1, n2) if t1 and t2 and n2 > n1 else None}
-    slim = lambda s: {k: v for k, v in s.items() if k not in ("analysis", "change_input")}  # noqa: E731
+    slim = lambda s: {k: v for k, v in s.items() if k not in ("analysis", "change_input", "parsed")}  # noqa: E731
     from .change import decompose
+    from .change.sql import sql_change
 
     change = decompose(a["change_input"], b["change_input"])
+    sqlc = sql_change(a["parsed"], b["parsed"], a["report"]["elapsed_s"], b["report"]["elapsed_s"])
     return {
         "schema_version": COMPARE_SCHEMA_VERSION,
         "kind": "compare",
@@ -476,6 +478,7 @@ def compare_sides(a: dict, b: dict, config: dict | None = None, streams: tuple[f
         "after": slim(b) | {"findings": [_fsum(f) for f in b["analysis"]["findings"]]},
         "comparability": _comparability(a, b),
         "change": change,
+        "sql_change": sqlc,
         "effect": _effect(metrics),
         "metrics": metrics,
         "events": events,

@@ -149,6 +149,12 @@ def change_markdown(ch: dict | None, level: str = "##") -> list[str]:
 def compare_markdown(doc: dict) -> str:
     out = [f"# awrscope compare ({doc['mode']})", "", "- " + side_line(doc["before"]), "- " + side_line(doc["after"]), ""]
     out += change_markdown(doc.get("change"))
+    sc = doc.get("sql_change")
+    if sc and sc["statements"]:
+        from ..change.sql import sql_words
+        out += ["## SQL that changed", "", "| Statement | Change | Module / text |", "|---|---|---|"]
+        out += [f"| `{_md(r['sql_id'])}` | {_md(sql_words(r).split(' ', 1)[1])} | {_md(r['module'] or '')} {_md(r['text'][:60])} |"
+                for r in sc["statements"][:10]] + ["", _md(sc["note"]), ""]
     out += ["**Effect**: " + ("; ".join(doc["effect"]) if doc["effect"] else "no change of note"), ""]
     c = doc["comparability"]
     out += ["**Comparable**: yes" if c["comparable"] else "**Not comparable**: " + "; ".join(c["warnings"]), ""]

@@ -160,6 +160,7 @@ def _body(doc: dict, metrics: bool = True) -> list[str]:
 def compare_text(doc: dict) -> str:
     out = ["awrscope compare (" + doc["mode"] + ")", "  " + side_line(doc["before"]), "  " + side_line(doc["after"]), ""]
     out += change_lines(doc.get("change"))
+    out += sql_change_lines(doc.get("sql_change"))
     out.append("Effect: " + ("; ".join(doc["effect"]) if doc["effect"] else "no change of note"))
     c = doc["comparability"]
     out.append("Comparable: yes" if c["comparable"] else "NOT COMPARABLE: " + "; ".join(c["warnings"]))
@@ -216,6 +217,18 @@ def change_lines(ch: dict | None, indent: str = "") -> list[str]:
     out.append(f"{indent}  the parts add up to the change: {fmt_num(i['sum_delta_aas'])} of {fmt_num(i['delta_aas'])} AAS "
                f"(residual {i['residual_aas']:.2g})")
     return out + [""]
+
+
+def sql_change_lines(sc: dict | None) -> list[str]:
+    """The statements whose elapsed time per second changed most (SQL ordered by Elapsed Time of both sides)."""
+    if not sc or not sc["statements"]:
+        return []
+    from ..change.sql import sql_words
+
+    out = ["SQL that changed (SQL ordered by Elapsed Time; AAS = elapsed time per second):"]
+    for r in sc["statements"][:8]:
+        out.append(f"  {sql_words(r)} - {r['module'] + '; ' if r['module'] else ''}{r['text'][:60]}")
+    return out + [f"  ({sc['note']})", ""]
 
 
 def _count(n: int, noun: str) -> str:
