@@ -84,3 +84,57 @@ def test_antognini_sql_change_splits_the_top_statement(corpus):
     from awrscope.render.text import compare_text
     assert "82ud5h0qcg0bf +1.95 AAS (in both top lists): executions/s +40.9 %, elapsed per execution 14.9 → 20.6 ms" \
         in compare_text(doc)
+
+
+def _side(events: dict, metrics: dict, analysis_metrics: dict, params: dict | None = None, findings=()):
+    """A compare side as compare.side builds it, reduced to what the what-if checks read."""
+    from awrscope.model import Report, Row, make_section
+    from awrscope.model import Header
+    rep = Report(kind="awr", format="text", version=None, header=Header(), sections={}, issues=[])
+    if params:
+        rep.sections["init_parameters"] = make_section("init_parameters", "init.ora Parameters", 1, {},
+                                                       [Row(k, i + 2, {}, {"begin": v, "end": v}) for i, (k, v) in enumerate(params.items())])
+    return {"events": {f"fg:{k}": {"time_per_s": t, "waits_per_s": w} for k, (t, w) in events.items()},
+            "metrics": {k: {"value": v} for k, v in metrics.items()},
+            "analysis": {"metrics": {k: {"value": v} for k, v in analysis_metrics.items()}, "findings": list(findings)},
+            "report": {"elapsed_s": 1000.0}, "parsed": rep}
+
+
+def _finding(wid: str, lo: float, hi: float):
+    return {"id": "RXX", "whatif": [{"id": wid, "title": "model", "result": {"saved_s": [lo, hi]}}]}
+
+
+@pytest.mark.parametrize("wid,before,after,applied", [
+    # W2 batching: log file sync waits per transaction 1.0 -> 0.2 (remedy shows), 0.5 s/s of lfs removed = 500 s
+    ("W2", dict(events={"log file sync": (1.0, 100.0)}, metrics={"txn_per_s": 100.0}, am={}),
+     dict(events={"log file sync": (0.5, 20.0)}, metrics={"txn_per_s": 100.0}, am={}), True),
+    # W3 resize: redo per switch 1 MiB/s x 3600 / 60 = 60 MiB -> / 4 = 900 MiB
+    ("W3", dict(events={"log file switch (checkpoint incomplete)": (0.5, 1.0)},
+                metrics={"redo_Bps": 2**20, "log_switches_per_hour": 60.0}, am={}),
+     dict(events={}, metrics={"redo_Bps": 2**20, "log_switches_per_hour": 4.0}, am={}), True),
+    # W4 PGA: pga_aggregate_target 1G -> 4G
+    ("W4", dict(events={"direct path write temp": (0.5, 50.0)}, metrics={}, am={}, params={"pga_aggregate_target": "1G"}),
+     dict(events={"direct path write temp": (0.0, 0.0)}, metrics={}, am={}, params={"pga_aggregate_target": "4G"}), True),
+    # W5 LGWR CPU: host 95 % -> 60 % busy
+    ("W5", dict(events={"log file sync": (1.0, 100.0)}, metrics={}, am={"host_cpu_busy_pct": 95.0}),
+     dict(events={"log file sync": (0.5, 100.0)}, metrics={}, am={"host_cpu_busy_pct": 60.0}), True),
+    # W6 GTT: DBWR object drop buffers written 10,000 -> 0
+    ("W6", dict(events={"local write wait": (0.5, 10.0)}, metrics={}, am={"drop_buffers_written": 10000.0}),
+     dict(events={"local write wait": (0.0, 0.0)}, metrics={}, am={"drop_buffers_written": 0.0}), True),
+    # W4 without any sign of a PGA change: not testable
+    ("W4", dict(events={"direct path write temp": (0.5, 50.0)}, metrics={}, am={}, params={"pga_aggregate_target": "1G"}),
+     dict(events={"direct path write temp": (0.1, 50.0)}, metrics={}, am={}, params={"pga_aggregate_target": "1G"}), False),
+])
+def test_every_what_if_is_checked_against_the_after_period(wid, before, after, applied):
+    from awrscope.change.whatif_check import check_whatifs
+    a = _side(before["events"], before["metrics"], before["am"], before.get("params"), [_finding(wid, 400.0, 500.0)])
+    b = _side(after["events"], after["metrics"], after["am"], after.get("params"))
+    (c,) = check_whatifs(a, b)
+    assert c["id"] == wid and c["checked"] is applied
+    if applied:
+        assert c["measured"] == pytest.approx(500.0) and c["verdict"] == "held"
+        tight = check_whatifs(_side(before["events"], before["metrics"], before["am"], before.get("params"),
+                                    [_finding(wid, 10.0, 20.0)]), b)[0]
+        assert tight["verdict"].startswith("did not hold: saved more than predicted")
+    else:
+        assert c["reason"].startswith("not testable because the AFTER period does not show the remedy (pga_aggregate_target 1G → 1G)")

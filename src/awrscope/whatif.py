@@ -22,7 +22,8 @@ def w1_faster_redo(target_ms: float, L: float, lfs_ms: float, waits: float, lfs_
     outcomes = []
     for a in (ALPHA_RANGE[0], alpha, ALPHA_RANGE[1]):
         O = max(0.0, lfs_ms - a * L)
-        lfs_new = min(lfs_ms, a * Lp + O)
+        # slower storage (a replay with the latency an AFTER period measured) lengthens the commit the same way
+        lfs_new = a * Lp + O if Lp > L else min(lfs_ms, a * Lp + O)
         outcomes.append(lfs_new)
     lo, hi = min(outcomes), max(outcomes)
     # + 'log buffer space' and 'log file switch completion' time, which also waits on LGWR writes
