@@ -70,9 +70,11 @@ def _window(report: Report, config: dict | None, note: str | None) -> dict:
         if by_class and rest > 0.01 * ((r["db_time_s"] or 0.0) / elapsed):
             by_class["unaccounted"] = rest  # DB time neither CPU nor a printed wait: CPU queue, unprinted events
     findings = [{"id": f["id"], "title": f["title"], "severity": f["severity"], "pct_db_time": f["impact"]["pct_db_time"],
-                 "db_time_s": f["impact"]["db_time_s"]} for f in doc["findings"]]
-    # score: average active sessions lost to write-path findings (R rules; G rules describe, they do not add)
-    lost = sum(f["db_time_s"] or 0.0 for f in findings if f["id"].startswith("R"))
+                 "db_time_s": f["impact"]["db_time_s"], "role": f.get("role", "cause")} for f in doc["findings"]]
+    # score: average active sessions the window's causes claim on its ledger (disjoint claims: they add up; views,
+    # which see the same time by statement, do not); the write path (R rules) is kept as a column of its own
+    lost = sum(f["db_time_s"] or 0.0 for f in findings if f["role"] == "cause")
+    lost_write = sum(f["db_time_s"] or 0.0 for f in findings if f["role"] == "cause" and f["id"].startswith("R"))
     h = report.header
     startup = h.instances[0].startup_time.isoformat(sep=" ") if h.instances and h.instances[0].startup_time else None
     return {
@@ -82,6 +84,7 @@ def _window(report: Report, config: dict | None, note: str | None) -> dict:
         "begin_time": r["begin_time"], "end_time": r["end_time"], "elapsed_s": r["elapsed_s"],
         "values": values, "aas_by_class": {k: round(v, 4) for k, v in by_class.items()}, "findings": findings,
         "score": lost / r["elapsed_s"] if r["elapsed_s"] else lost / 3600.0,
+        "write_path_score": lost_write / r["elapsed_s"] if r["elapsed_s"] else lost_write / 3600.0,
         "restarted": any(i["level"] == "error" and "restart" in i["message"] for i in doc["issues"]),
     }
 
@@ -161,7 +164,8 @@ def trend(windows: list[dict], errors: list[dict] | None = None) -> dict:
         "windows": ws,
         "series": {i: [w["values"].get(i) for w in ws] for i, _l, _u in SERIES},
         "findings": sorted(fired.values(), key=lambda e: -(e["max_pct_db_time"] or 0)),
-        "worst": sorted(range(len(ws)), key=lambda k: -ws[k]["score"]),
+        # worst first by the sessions the findings claim, then by average active sessions
+        "worst": sorted(range(len(ws)), key=lambda k: (-ws[k]["score"], -((ws[k]["values"] or {}).get("aas") or 0.0))),
         "continuity": _continuity(ws),
         "errors": errors or [],
     }

@@ -192,7 +192,7 @@ def compare_markdown(doc: dict) -> str:
 
 def trend_markdown(doc: dict) -> str:
     if doc["kind"] == "fleet":
-        out = ["# awrscope fleet", "", "Score: average active sessions lost to write-path findings in the database's "
+        out = ["# awrscope fleet", "", "Score: average active sessions the findings claim in the database's "
                "worst window.", "", "| # | Database | Windows | Score (AAS) | Top findings |", "|---|---|---:|---:|---|"]
         for k, d in enumerate(doc["databases"], 1):
             top = "; ".join(f"{f['id']} {f['title']}" for f in d["top_findings"])

@@ -247,12 +247,13 @@ def trend_text(doc: dict) -> str:
     out.append(f"  {'#':>3s} {'window':52s} " + " ".join(f"{heads[i]:>9s}" for i in ids) + "  findings")
     for k, w in enumerate(doc["windows"]):
         cells = " ".join(f"{fmt_num(w['values'][i]):>9s}" for i in ids)
-        fs = ",".join(f["id"] for f in w["findings"] if f["id"].startswith("R"))
+        fs = ",".join(f["id"] for f in w["findings"] if f.get("role", "cause") == "cause")
         out.append(f"  {k:>3d} {window_label(w):52.52s} {cells}  {fs}")
     worst = [k for k in doc["worst"] if doc["windows"][k]["score"] > 0]
-    out += ["", "  worst windows first (average active sessions lost to write-path findings): " +
-            ", ".join(f"#{k} ({doc['windows'][k]['score']:.3g})" for k in worst[:5])
-            if worst else "  no write-path finding costs DB time in any window"]
+    out += ["", "  worst windows first (average active sessions the findings claim; write path alone in brackets): " +
+            ", ".join(f"#{k} ({doc['windows'][k]['score']:.3g}; {doc['windows'][k].get('write_path_score', 0.0):.3g})"
+                      for k in worst[:5])
+            if worst else "  no finding claims DB time in any window"]
     if doc["findings"]:
         out += ["", "  findings by window:"]
         for f in doc["findings"]:
@@ -267,7 +268,7 @@ def trend_text(doc: dict) -> str:
 
 def fleet_text(doc: dict) -> str:
     out = [f"awrscope fleet: {_count(len(doc['databases']), 'database')}, worst first (score: average active "
-           "sessions lost to write-path findings in the database's worst window)", ""]
+           "sessions the findings claim in the database's worst window)", ""]
     for k, d in enumerate(doc["databases"], 1):
         top = "; ".join(f"{f['id']} {f['title']}" for f in d["top_findings"]) or "no findings"
         out.append(f"  {k:>3d}. {d['key']:32.32s} {_count(d['windows'], 'window'):>11s}  score {d['score']:.3g} AAS  {top}")
