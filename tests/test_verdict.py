@@ -53,15 +53,19 @@ def test_hard_parse_of_literals_is_named_not_cpu(corpus):
     assert (top["name"], top["value"], top["share_pct"], top["line"]) == ("47r1y8yn34jmj", 9043623.0, 86.05, 1146)
 
 
-def test_cpu_queue_on_smt_host_that_looks_idle(corpus):
+def test_aix_os_cpu_wait_above_busy_time_is_not_a_cpu_queue(corpus):
     # lines 20-21: Elapsed 60.25 min, DB Time 66.24 min; OS Statistics 185-197: BUSY_TIME 423,547,
     # IDLE_TIME 14,040,369 (2.9 % busy), OS_CPU_WAIT_TIME 457,700 cs, NUM_CPUS 40, NUM_CPU_CORES 5
     d = analyze_path(corpus / "awr_txt_12201_aix_jasmin_bpsc_2668_2669.txt")
     m = d["metrics"]
     assert m["cpu_queue_aas"]["value"] == pytest.approx(4577.0 / m["elapsed_s"]["value"], rel=1e-9)
     assert m["host_cpu_busy_pct"]["value"] == pytest.approx(100 * 423547 / (423547 + 14040369), rel=1e-9)
-    f = finding(d, "G10")
-    assert f and f["confidence"] == "high" and "SMT threads of 5 cores" in f["recommendation"]
+    # OS_CPU_WAIT_TIME (457,700 cs) exceeds BUSY_TIME (423,547 cs) on this AIX host, 97.1 % idle (line 102), with
+    # (1,234.75 + 2,640 s) / 3,615 s / 5 cores = 0.21 sessions per core: the counter is no run queue (issue 26), so
+    # the gap is an annotation of the ledger, not "waiting for CPU" (ADDM of this hour names no CPU problem either)
+    assert finding(d, "G10") is None
+    f = next(a for a in d["annotations"] if a["id"] == "G10")
+    assert "OS_CPU_WAIT_TIME exceeds BUSY_TIME" in f["title"]
     # DB time 3,974.40 s - DB CPU 1,234.75 s - foreground waits (Foreground Wait Class: 100.26 s printed)
     assert m["unaccounted_s"]["value"] == pytest.approx(3974.40 - 1234.75 - 100.26, abs=2.0)
     g08 = finding(d, "G08")  # ADDM: Hard Parse Due to Sharing Criteria 14.79 %
@@ -118,7 +122,7 @@ def test_addm_findings_beside_ours_text_report(corpus):
     d = analyze_path(corpus / "awr_txt_12201_rbogusze_insaas3_4912_4913.txt")
     uio, = _addm(d, '"User I/O" wait Class')
     assert (uio["pct_active_sessions"], uio["line"], uio["window"], uio["status"], uio["ours"]["id"]) == \
-        (69.68, 27, "same", "agreed", "G06")
+        (69.68, 27, "same", "agreed", "G15")  # direct path write 50.8 %: User I/O that is not a read (G15 names it)
     commits, = _addm(d, "Commits and Rollbacks")  # ADDM names the class; R01 names the cause: 216 ms LGWR writes
     assert commits["status"] == "ours more specific" and commits["ours"]["id"] == "R01"
 

@@ -124,6 +124,8 @@ def _annotation(f) -> dict:
     with the leaves it describes; not ranked."""
     d = f.as_dict()
     d["leaves"] = list(f.annotates)
+    d["severity"] = "info"  # nothing wrong: not rated, claims nothing
+    d["impact"] = {"db_time_s": 0.0, "pct_db_time": 0.0, "aas": 0.0}
     return d
 
 

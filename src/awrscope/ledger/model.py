@@ -200,7 +200,7 @@ def build(m: Metrics, report=None) -> Ledger | None:
             issues.append(f"invariant ledger: {note}")
     elif rest < 0:
         name, note = "overlap", (f"the printed parts exceed DB time by {-rest:,.1f} s ({100.0 * -rest / dbt:.2g} %), within "
-                                 "the overlap and rounding of the report's own figures (CPU and waits overlap on a busy host)")
+                                 "the overlap and rounding of the report's own figures")
     else:
         name, note = ("unaccounted", None) if m.event_basis in ("fg", "all-bg") else ("not itemised", None)
     leaves[REMAINDER] = Leaf(REMAINDER, name, "remainder", rest, None, m.get("db_time_s").sources, note=note)

@@ -1,7 +1,8 @@
 """ADDM beside us: the findings Oracle's ADDM embedded in the report ("Top ADDM Findings by Average
 Active Sessions", 12c+), each matched with awrscope's findings of the same kind.
 
-status: "agreed" (a finding of the same kind), "ours more specific" (a finding that names the cause
+status: "agreed" (a finding of the same kind), "described as no fault" (an annotation of ours describes that
+time as healthy), "ours more specific" (a finding that names the cause
 ADDM only classifies, e.g. a CPU queue for "CPU Usage"), "missed" (no awrscope result of that kind),
 "other window" (the ADDM task analysed a period outside the report's), "diluted" (an ADDM task
 inside a longer report whose finding is under 5 % of the report's DB time: too small to show over
@@ -102,8 +103,12 @@ def beside(report: Report, results: list[dict], not_applicable: list[dict] = (),
             status = "unknown kind"
         else:
             same, spec = kind
-            match = next((ours[i] for i in same if i in ours), None)
+            cands = [ours[i] for i in same if i in ours]
+            match = next((c for c in cands if c.get("leaves") is None), cands[0] if cands else None)  # findings first
             status = "agreed"
+            if match is not None and match.get("leaves") is not None:
+                # our annotation describes that time as healthy (fast reads, CPU to spare): not an agreement on a problem
+                status = "described as no fault"
             if match is None:
                 match = next((ours[i] for i in spec if i in ours), None)
                 status = "ours more specific" if match else "missed"

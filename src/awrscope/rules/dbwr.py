@@ -33,6 +33,8 @@ def r08(ctx: Context, th: dict):
         corro.append(ctx.event_ev("log file switch (checkpoint incomplete)", "> 0"))
     ev = [ctx.event_ev("free buffer waits", f">= {th['minor_pct']} %"), ctx.event_ev("write complete waits", f">= {th['minor_pct']} %"),
           ctx.ev("dfpw_ms"), ctx.ev("ckpt_write_share")] + corro
+    for e in ("free buffer waits", "write complete waits"):  # DBWR behind: sessions wait for it by these names
+        ctx.explain(e)
     return make_finding(ctx, "R08", ctx.claim_all(("free buffer waits", "write complete waits")),
                         "high" if corro else "medium", ev,
                         "Enable asynchronous I/O (disk_asynch_io, filesystemio_options); add DB writers when async I/O "
@@ -79,6 +81,8 @@ def r09(ctx: Context, th: dict):
     slow = (m.v("temp_write_ms") or 0.0) >= th["temp_write_ms"]
     t = m.fg_time("direct path write temp") + m.fg_time("direct path read temp")
     ctx.claim_all(("direct path write temp", "direct path read temp"))
+    for e in ("direct path write temp", "direct path read temp"):  # the spill's symptoms (the PGA advisory's too)
+        ctx.explain(e)
     ev = [ctx.ev("temp_io_share", f">= {th['share_pct']} %"), ctx.ev("temp_write_ms", f">= {th['temp_write_ms']} ms => storage"),
           ctx.ev("temp_write_MBps")] + corro
     kind = "slow TEMP storage" if slow else "spill volume (memory/SQL)"

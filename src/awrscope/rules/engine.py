@@ -48,7 +48,7 @@ def rule_overrides(config: dict, rule_id: str) -> dict:
 #: connection causes before the DB CPU they spend; the advisory's cache before the reads), then
 #: the generic finding for what no rule explained, then the views, which claim nothing.
 CAUSAL_ORDER = ("R14", "R01", "R15", "R02", "R03", "R17", "R04", "R05", "R08", "R06", "R07", "R11", "R09", "G14", "R10",
-                "G08", "G09", "G10", "G02", "G03", "G04", "G05", "G11", "G06", "R12", "R13", "R16", "G13", "G15",
+                "G09", "G08", "G10", "G02", "G03", "G04", "G05", "G11", "G06", "R12", "R13", "R16", "G13", "G15",
                 "G07", "G12", "G01")
 
 #: A finding granted less than this share of the time it asked for lost it to a cause ranked before it:
@@ -125,11 +125,13 @@ def _fold(led, f: Finding, shown: list[Finding]) -> bool:
     got = led.claimed_s(f.id)
     if want <= 0 or got >= FOLD_SHARE * want:
         return False
+    # only a cause that declared the leaf its symptom (ctx.explain) takes a finding under it: two findings that
+    # merely spend the same DB CPU (parsing, logons) are not cause and symptom
     holders: dict[str, float] = {}
     for leaf in asked:
         l = led.leaf(leaf)
         for owner, s in (l.claims.items() if l is not None else ()):
-            if owner != f.id:
+            if owner != f.id and owner in l.explained_by:
                 holders[owner] = holders.get(owner, 0.0) + s
     parent = next((p for p in shown if p.id == max(holders, key=holders.get)), None) if holders else None
     if parent is None:
@@ -139,10 +141,11 @@ def _fold(led, f: Finding, shown: list[Finding]) -> bool:
         l = led.leaf(leaf)
         if l is not None and l.claims.get(parent.id):
             led.explain(parent.id, leaf)
+    held = holders[parent.id]
     parent.related.append({"id": f.id, "title": f.title, "recommendation": f.recommendation,
                            "asked_s": round(want, 3), "asked_pct_db_time": round(led.pct(want), 3),
-                           "note": f"its {want:,.1f} s ({led.pct(want):.1f} % of DB time) are claimed by {parent.id}, "
-                                   f"their cause: {f.id}'s fix is secondary to {parent.id}'s"})
+                           "note": f"of its {want:,.1f} s ({led.pct(want):.1f} % of DB time), {held:,.1f} s are claimed by "
+                                   f"{parent.id}, their cause: {f.id}'s fix is secondary to {parent.id}'s"})
     return True
 
 
@@ -164,7 +167,8 @@ def _views_below_causes(findings: list[Finding]) -> None:
         else:
             f.role = "view"
             f.severity = milder(milder(f.severity, "moderate"), floor or "moderate")
-            f.caveats.append("the same DB time as the findings above, seen by statement or segment: not additional")
+            f.caveats.append("the same DB time as the findings above, seen by statement or segment: not additional"
+                             if floor else "DB time seen by statement or segment: where to tune, not a cause of its own")
 
 
 def _headline_severity(led, headline: Finding, findings: list[Finding]) -> None:

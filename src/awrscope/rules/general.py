@@ -105,14 +105,17 @@ def g02(ctx: Context, th: dict):
     ev = [db_cpu_evidence(ctx, f">= {th['db_cpu_pct']} %"),
           ctx.ev("host_cpu_busy_pct", f">= {th['host_busy_pct']} %"), ctx.ev("aas"), ctx.ev("cpu_count"),
           ctx.ev("cpu_demand_ratio", f">= {th['demand']}")]
-    ctx.claim("DB CPU", m.v("db_cpu_s") if p >= th["db_cpu_pct"] else 0.0)
+    # a saturated host is the cause whatever DB CPU's share; otherwise DB CPU >= 50 % says where the time goes
+    ctx.claim("DB CPU", m.v("db_cpu_s") if (p >= th["db_cpu_pct"] or saturated) else 0.0)
+    unknown = busy is None and demand is None
     f = make_finding(ctx, "G02", 0.0, "high" if busy is not None else "medium", ev,
                      ("CPU-bound workload on a saturated host: " if saturated else "DB time is mostly CPU: ")
                      + "tune the SQL with most CPU and logical reads (SQL ordered by CPU Time / Gets), check host CPU "
                      "capacity and non-Oracle consumers. Write-path changes will not help this part.",
-                     title=(f"CPU bound: DB CPU {p:.1f} % of DB time" if saturated or busy is None else
+                     title=(f"CPU bound: DB CPU {p:.1f} % of DB time" if saturated or unknown else
                             f"DB time is mostly CPU ({p:.1f} %); the host is not saturated")
-                           + (f", host {pct_text(busy)} busy" if busy is not None else ""))
+                           + (f", host {pct_text(busy)} busy" if busy is not None else
+                              f", CPU demand {demand:.2g} of the CPUs" if demand is not None else ""))
     over = cpu_over_db_time(ctx)
     if over:
         f.caveats.append(over)
@@ -153,7 +156,12 @@ def g03(ctx: Context, th: dict):
     design problem, not a write-path one. What to do: find the blocking sessions/rows (Segments by Row
     Lock Waits, ASH blocking_session), shorten transactions, avoid hot rows, index foreign keys (TM)."""
     commits_slow = ctx.ledger is not None and ctx.ledger.claimed_s("R01") > 0
-    return _class_rule(ctx, th, "G03", "Application", "Application (row lock) contention",
+    # locks only: the Application class also holds external procedure calls, SQL*Net break/reset, PL/SQL sleeps
+    locks = {e.name.lower() for e in ctx.m.fg_events.values()
+             if e.name.lower().startswith(("enq: tx - row lock", "enq: tm", "enq: ul", "enq: tx - allocate itl",
+                                           "wait for table lock", "enq: tx - contention"))}
+    return _class_rule(ctx, th, "G03", "Application", "Application (row lock) contention", events=locks,
+                       rec=
                        "Find the blockers (ASH blocking_session, Segments by Row Lock Waits), shorten transactions, avoid "
                        "hot rows/sequences in tables, index foreign keys (enq: TM)."
                        + (" The holders' transactions also wait on the slow redo writes of R01 (their DML waits on LGWR, "

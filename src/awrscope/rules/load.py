@@ -21,6 +21,8 @@ SATURATED_BUSY_PCT = 90.0
 SATURATED_DEMAND = 0.9
 #: Time waiting for a CPU that makes the sessions CPU-bound, % of DB time (G10's threshold).
 CPU_WAIT_PCT = 10.0
+#: Sessions on CPU or in the gap per core from which an OS_CPU_WAIT_TIME above BUSY_TIME stands for a run queue.
+OS_WAIT_PER_CORE = 0.5
 #: A busy host (% busy) confirms that time neither on CPU nor in a wait is a run queue (G10).
 QUEUE_BUSY_PCT = 80.0
 
@@ -52,6 +54,13 @@ def run_queue_confirmed(m: Metrics, gap_s: float) -> str | None:
     cpus, cores, cpu = m.v("cpu_count"), m.v("cpu_cores"), m.v("db_cpu_s")
     if not gap_s or not e:
         return None
+    if q is not None and (m.v("os_cpu_wait_share") or 0.0) > 1.0:
+        # OS_CPU_WAIT_TIME above BUSY_TIME (AIX counts more than a run queue in it) is not proof of a CPU queue by
+        # itself; it stands when the sessions on CPU or in the gap are half a session per core or more (SMT threads
+        # share a core's throughput, which saturates well before every thread runs)
+        per_core = (cpu or 0.0) + gap_s
+        if not (cores and per_core / e / cores >= OS_WAIT_PER_CORE):
+            q = None
     if q is not None and q >= 0.25 * gap_s / e:
         return f"OS run queue {q:.2g} processes on average"
     if busy is not None and busy >= QUEUE_BUSY_PCT:

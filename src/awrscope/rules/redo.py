@@ -63,7 +63,8 @@ def r04(ctx: Context, th: dict):
     ev = [ctx.event_ev(CKPT, f"> {th['ckpt_pct']} % (EM warning), > {th['ckpt_critical_pct']} % critical"),
           ctx.ev("minutes_between_switches", ">= 15-20 min"),
           ctx.ev("recommended_log_size_B"), ctx.ev("est_log_size_B")] + corro
-    title = f"Redo logs too small for the redo rate: checkpoint incomplete {ck:.1f} % of DB time"
+    title = f"Redo logs too small for the redo rate: checkpoint incomplete {ck:.1f} % of DB time" if ck >= 0.1 or not ck else \
+        f"Redo logs too small for the redo rate: checkpoint incomplete {ck:.2g} % of DB time"
     if sph is not None:
         title += f", {sph:.1f} log switches per hour"
     if wanted and wanted > cap:  # a log of hundreds of GB is not advice: past the cap, groups (and the rate's origin)

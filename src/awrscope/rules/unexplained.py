@@ -11,6 +11,13 @@ from .base import Context, Evidence, make_finding, pct_text, rule
 #: What a wait class, or an event family, usually means and where to look. The first match wins.
 ADVICE: tuple[tuple[str, str], ...] = (
     ("temp", "sorts and hash joins spill to TEMP (R09 names it from 5 % of DB time): PGA sizing and the SQL that spills"),
+    ("db file sequential read", "single-block reads of data (index access): the SQL with most physical reads "
+                                "(SQL ordered by Reads) and the read latency of its files"),
+    ("db file scattered read", "multi-block reads of data (full scans through the buffer cache): the SQL behind them "
+                               "and their access paths"),
+    ("db file parallel read", "batched single-block reads (prefetch, index range scans): the SQL behind them"),
+    ("external procedure", "calls to an external procedure agent (extproc): its listener and agent start-up (each "
+                           "'initial connection' spawns a process) and the procedure's own work"),
     ("direct path read", "reads that bypass the buffer cache (full scans of large segments, parallel query): the SQL "
                          "behind them (SQL ordered by Reads) and their access paths"),
     ("direct path write", "direct-path writes (loads, CTAS, LOBs): the SQL behind them and the write latency of their files"),
@@ -37,7 +44,7 @@ CLASS_ADVICE = {
     "User I/O": "user I/O that is not reads of data (direct path writes, file operations): the SQL behind it",
     "Configuration": "a configuration limit (log buffer, log files, sequence caches, free lists)",
     "Queueing": "queueing in Streams / GoldenGate / AQ",
-    "Commit": "commit waits with neither slow LGWR writes nor a chatty commit rate by the report's figures",
+    "Commit": "commit waits: LGWR's write latency and the commit rate decide (see the commit path line)",
 }
 
 SHARE_PCT = 10.0  # a leaf or class this large must be explained (ADDM's 10 %)
@@ -46,6 +53,20 @@ MEMBER_PCT = 0.5  # the events of an unexplained class listed and claimed from t
 
 def _covered(leaf) -> bool:
     return bool(leaf.annotations)
+
+
+def _num(v: float) -> str:
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+
+
+def _commit_facts(ctx: Context) -> str:
+    """What the report says of the commit path, for a log file sync no commit rule claimed."""
+    m = ctx.m
+    parts = [f"{k} {_num(m.v(v))}{u}" for k, v, u in (("commits/s", "commit_rate", ""), ("log file sync per commit", "lfs_waits_per_commit", ""),
+                                                      ("LGWR write", "lfpw_ms_per_write", " ms"), ("log file sync", "lfs_ms", " ms"))
+             if m.v(v) is not None]
+    return ("no commit rule's conditions held (" + ", ".join(parts) + "): compare them with R01-R03 in `awrscope rules`"
+            if parts else "the report prints neither the commit rate nor LGWR's write latency")
 
 
 def _advice(name: str, cls: str | None) -> str:
@@ -73,6 +94,11 @@ def g15(ctx: Context, th: dict):
         led.annotate(CPU, "G15", f"DB CPU {led.pct(cpu.seconds):.1f} % of DB time"
                      + (f", host {pct_text(busy)} busy" if busy is not None else "")
                      + ": the SQL with most CPU (SQL ordered by CPU Time) is where to tune it")
+    rest = led.leaf("(remainder)")
+    if rest is not None and rest.name == "not itemised" and not _covered(rest) and led.pct(rest.free) >= th["pct"]:
+        led.annotate("(remainder)", "G15", f"{led.pct(rest.seconds):.1f} % of DB time is in no event the report itemises "
+                     "(its event list is a Top-N or the sections could not be read: see the issues); the findings cover "
+                     "only the rest")
     picked = []
     for l in led.leaves.values():
         if l.kind == "wait" and not _covered(l) and led.pct(l.free) >= th["pct"]:
@@ -91,8 +117,12 @@ def g15(ctx: Context, th: dict):
     ev = [Evidence(f"pct_db_time[{l.name}]", round(led.pct(l.seconds), 3), "%", f">= {th['pct']} % (leaf or class)", l.sources,
                    f"wait class {l.wait_class}" + (f", {l.avg_ms:.2f} ms per wait" if l.avg_ms is not None else ""))
           for l in shown]
-    advice = list(dict.fromkeys(f"{l.name}: {_advice(l.name, l.wait_class)}" for l in shown))
-    names = ", ".join(f"{l.name} {led.pct(l.seconds):.1f} %" for l in shown)
+    advice = list(dict.fromkeys(f"{l.name}: " + (_commit_facts(ctx) if l.name.lower() == "log file sync" else
+                                                 _advice(l.name, l.wait_class)) for l in shown))
+    got = {l.key: l.claims.get("G15", 0.0) for l in shown}
+    names = ", ".join(f"{l.name} {led.pct(got[l.key]):.1f} %" + (f" (of its {led.pct(l.seconds):.1f} %; the rest is "
+                                                                   "claimed above)" if l.seconds - got[l.key] > 0.005 * dbt else "")
+                      for l in shown)
     return make_finding(ctx, "G15", 0.0, "medium", ev,
                         "No specific rule explains this time; what it usually means: " + "; ".join(advice) + ".",
                         title=f"Not explained by another finding: {names}" + (" ..." if len(picked) > len(shown) else ""),

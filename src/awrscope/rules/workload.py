@@ -249,7 +249,10 @@ def g08(ctx: Context, th: dict):
     if cold:
         advice = ("the instance started just before this window: hard parses of a cold shared pool fade as it warms up; "
                   "compare with a later window before changing anything. If they persist, " + advice)
-    claimed = ctx.claim("DB CPU", parse)
+    # parsing's CPU is at most 'parse time cpu' where printed (centiseconds); the rest of parse time is waits
+    pcpu = ctx.report.stat("parse time cpu")
+    cpu_cap = pcpu.values.get("total") / 100.0 if pcpu is not None and pcpu.values.get("total") is not None else parse
+    claimed = ctx.claim("DB CPU", min(parse, cpu_cap))
     for e in sorted((e for e in ctx.m.fg_events.values() if e.name.lower().startswith(PARSE_WAITS)), key=lambda e: -e.time_s):
         if claimed >= parse:
             break
@@ -301,8 +304,9 @@ def g09(ctx: Context, th: dict):
     return make_finding(ctx, "G09", conn_left, "high" if conn is not None else "medium", ev,
                         "Sessions connect and disconnect per request: use a connection pool in the application server "
                         "(or Database Resident Connection Pooling), check logon triggers and auditing of logons.",
-                        title=f"Logon storm: connect/disconnect {pct:.1f} % of DB time"
-                              + (f", {rate:.1f} logons/s" if rate is not None else ""))
+                        title="Logon storm: " + ", ".join(x for x in (
+                            f"connect/disconnect {pct:.1f} % of DB time" if conn is not None else "",
+                            f"{rate:.1f} logons/s" if rate is not None else "") if x))
 
 
 @rule("G10", "cpu-wait", "Sessions waiting for CPU (run queue)", family="general", culprits=("sql:cpu", "sql:gets"), pct=10.0)
@@ -334,7 +338,11 @@ def g10(ctx: Context, th: dict):
         # no OS figure shows a CPU queue: the gap may be time the report does not print (an excerpt, a
         # truncated event list) or instrument; say so instead of asserting a CPU queue
         busy = m.v("host_cpu_busy_pct")
-        why = (f"the OS run queue was short ({q:.2g} processes)" if q is not None else
+        why = ("OS_CPU_WAIT_TIME exceeds BUSY_TIME, which is no run queue by itself, with "
+               f"{((m.v('db_cpu_s') or 0.0) + gap) / e / cores:.2g} sessions on CPU or in the gap per core and the host "
+               f"{pct_text(busy)} busy" if q is not None and (m.v("os_cpu_wait_share") or 0.0) > 1.0 and busy is not None
+               and cores and e else
+               f"the OS run queue was short ({q:.2g} processes)" if q is not None else
                f"the host was {pct_text(busy)} busy" if busy is not None and not smt else "no OS statistics confirm a CPU queue")
         # no cause is named, so nothing is claimed: an annotation of the ledger's remainder, which shows the time
         f = make_finding(ctx, "G10", gap, "low", ev,
@@ -343,11 +351,13 @@ def g10(ctx: Context, th: dict):
                          title=f"{pct:.1f} % of DB time is neither CPU nor a printed wait ({why})")
         f.annotates = (REMAINDER,)
         return f
+    claimed = ctx.ledger.claimed_s("G10") if ctx.ledger is not None else gap
+    other = f" ({100.0 * (gap - claimed) / dbt:.1f} % of it claimed by the findings above)" if gap - claimed > 0.005 * dbt else ""
     return make_finding(ctx, "G10", gap, "high" if queued else "medium", ev,
                         "Sessions queue for CPU" + smt + ": reduce CPU demand (the SQL with most CPU and logical reads), "
                         "limit concurrency (connection pool size, Resource Manager), or give the host/LPAR/VM more CPU "
                         "(entitlement, no overcommit). Check non-Oracle processes on the host.",
-                        title=f"Waiting for CPU: {pct:.1f} % of DB time is neither CPU nor a wait"
+                        title=f"Waiting for CPU: {pct:.1f} % of DB time is neither CPU nor a wait{other}"
                               + (f", {q:.2g} processes in the run queue on average" if q is not None else ""))
 
 
