@@ -111,6 +111,7 @@ def _analyze_one(report: Report, config: dict) -> dict:
     if report.kind == "ash":
         doc["ash_activity"] = ash_activity(report)
         doc["ash_sql_by_event"] = {ev: [c.as_dict() for c in cs] for ev, cs in ash_sql_by_event(report).items()}
+        _ash_culprits_by_event(doc)
     if "addm_findings" in report.sections:
         h = doc["verdict"]["headline"]
         # annotations are awrscope's statements about a part of DB time too (CPU on an unsaturated host, healthy reads)
@@ -173,6 +174,23 @@ def join_ash(docs: list[dict], min_overlap: float = 0.5) -> None:
                 named += 1
         d["joined"] = {"kind": "ash", "path": a["source"]["path"], "overlap_pct": round(100.0 * _overlap(r, a["report"]), 1),
                        "findings_named": named}
+
+
+def _ash_culprits_by_event(doc: dict) -> None:
+    """In an ASH report a finding's statements are those ASH saw waiting on the finding's events (Top SQL with Top
+    Events), not the top statements of all activity: a SELECT waiting on reads is no culprit of commit waits."""
+    by_event = doc["ash_sql_by_event"]
+    h = (doc.get("verdict") or {}).get("headline")
+    for f in doc["findings"] + doc["observations"] + ([h] if h else []):
+        events = _finding_events(f)
+        if not events or not any(c["kind"] == "sql" for c in f.get("culprits") or ()):
+            continue
+        found = sorted((c for ev in events for c in by_event.get(ev, ())), key=lambda c: -c["value"])[:3]
+        others = [c for c in f["culprits"] if c["kind"] != "sql"]
+        f["culprits"] = found + others
+        if not found:
+            f["culprits_missing"] = ("ASH's Top SQL with Top Events shows no statement waiting on "
+                                     + ", ".join(sorted(events)) + " (commits are calls, not statements: see Top Sessions)")
 
 
 def _finding_events(f: dict) -> set[str]:
