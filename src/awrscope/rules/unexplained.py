@@ -10,6 +10,19 @@ from .base import Context, Evidence, make_finding, pct_text, rule
 
 #: What a wait class, or an event family, usually means and where to look. The first match wins.
 ADVICE: tuple[tuple[str, str], ...] = (
+    ("sga: allocation forcing component growth", "automatic SGA resizing moves memory between pools while sessions "
+                                                 "wait: set minimum sizes for the shared pool and buffer cache (or a "
+                                                 "fixed SGA) and check V$SGA_RESIZE_OPS"),
+    ("name-service call wait", "the RAC name service (an instance start or reconfiguration): the alert log around the "
+                               "window"),
+    ("dfs lock handle", "a RAC global enqueue (sequences with ORDER, DDL or TRUNCATE across instances): the enqueue type "
+                        "in P1, from ASH"),
+    ("rdbms ipc reply", "sessions wait for a background process to reply (object checkpoints of TRUNCATE/DROP, a busy "
+                        "DBWR or LGWR)"),
+    ("log file sequential read", "reads of online redo logs in the foreground (archiver, Data Guard, LogMiner/Streams "
+                                 "capture)"),
+    ("tcp socket", "network calls from PL/SQL (UTL_HTTP, UTL_TCP, UTL_SMTP): the remote service's latency"),
+    ("enqueue", "an enqueue (the report prints all types as one event): the Enqueue Activity section names the type"),
     ("temp", "sorts and hash joins spill to TEMP (R09 names it from 5 % of DB time): PGA sizing and the SQL that spills"),
     ("db file sequential read", "single-block reads of data (index access): the SQL with most physical reads "
                                 "(SQL ordered by Reads) and the read latency of its files"),
