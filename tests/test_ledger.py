@@ -131,3 +131,15 @@ def test_g07_on_the_1newstar_rac_text_report_stays_within_db_time(corpus):
     if g07 is not None:
         assert g07["impact"]["pct_db_time"] <= 100.0
         assert "6ajkhukk78nsr" not in g07["title"] and "axfcq597829h6" not in g07["title"]
+
+
+def test_untimed_waits_give_no_ledger_and_no_cpu_verdict():
+    # found outside the corpus (a Statspack 9.2 report of nabeelkhan/Oracle-DBA-Life, sp_result.lst): 'RESULTS ARE
+    # INVALID', 'db file sequential read 75,782,338 waits, 0 s' and 'CPU time 55 99.93': CPU's 99.9 % is an artefact
+    from synth import report
+    from awrscope.analysis import analyze
+    doc = analyze(report(db_time_s=55.0, fg={"db file sequential read": (75_782_338, 0.0), "log file sync": (12_000, 0.0)},
+                         time_model={"DB CPU": 55.0}, os_stats={"BUSY_TIME": 10, "IDLE_TIME": 90}))
+    assert doc["ledger"] is None
+    assert not [f for f in doc["findings"] if f["id"] == "G02"]
+    assert any("75,794,338 foreground waits are printed with no time at all" in i["message"] for i in doc["issues"])

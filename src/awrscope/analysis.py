@@ -103,7 +103,7 @@ def _analyze_one(report: Report, config: dict) -> dict:
         "not_applicable": [n.as_dict() for n in res.not_applicable],
         "issues": [i.as_dict() for i in report.issues] + [v.as_issue() for v in violations]
                   + [{"level": "warning", "section": "ledger", "line": None, "message": m}
-                     for m in (res.ctx.ledger.issues if res.ctx.ledger is not None else ())],
+                     for m in (res.ctx.ledger.issues if res.ctx.ledger is not None else _no_ledger(m))],
     }
     per_instance = instance_breakdown(report)
     if per_instance:
@@ -118,6 +118,15 @@ def _analyze_one(report: Report, config: dict) -> dict:
         doc["addm"] = addm_beside(report, doc["findings"] + doc["observations"] + doc["annotations"] + ([h] if h else []),
                                   doc["not_applicable"])
     return doc
+
+
+def _no_ledger(m) -> list[str]:
+    """Why a report with DB time and wait events has no ledger: its waits are untimed."""
+    waits = sum(e.waits or 0.0 for e in m.fg_events.values())
+    if m.v("db_time_s") and m.event_basis and waits and not any(e.time_s for e in m.fg_events.values()):
+        return [f"no DB-time ledger: {waits:,.0f} foreground waits are printed with no time at all (timed_statistics "
+                "off, or a report spanning a restart): where DB time went cannot be told, and no finding claims any of it"]
+    return []
 
 
 def _annotation(f) -> dict:

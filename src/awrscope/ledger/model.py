@@ -22,6 +22,8 @@ from ..oracle.events import wait_class
 LEDGER_SCHEMA_VERSION = "1.0"
 
 CPU = "db cpu"
+#: This many foreground waits with no time at all is untimed waiting (timed_statistics off), not a CPU-only database.
+UNTIMED_WAITS = 1000
 REMAINDER = "(remainder)"
 
 
@@ -180,6 +182,10 @@ def build(m: Metrics, report=None) -> Ledger | None:
     """The ledger of one period, or None when the report has no DB time to split."""
     dbt = m.v("db_time_s")
     if not dbt or dbt <= 0 or m.event_basis is None:
+        return None
+    waits = sum(e.waits or 0.0 for e in m.fg_events.values())
+    if waits >= UNTIMED_WAITS and not any(e.time_s for e in m.fg_events.values()):
+        # many waits, none timed (timed_statistics off, or a report spanning a restart): DB time cannot be split
         return None
     leaves: dict[str, Leaf] = {}
     cpu = m.get("db_cpu_s")

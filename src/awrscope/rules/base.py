@@ -126,13 +126,18 @@ class Context:
 
     ledger: Ledger | None = None
     owner: str | None = None  # the rule running now: whose claims ctx.claim records
+    _unledgered: dict = field(default_factory=dict)  # claims when there is no ledger: event -> seconds granted
 
     def claim(self, event: str, seconds: float) -> float:
         """Claim up to ``seconds`` of a ledger leaf (an event, "DB CPU", or the remainder) for the rule
         running now; what an earlier (causally prior) finding claimed is not available again. Returns
         the seconds granted: the finding's impact is the sum of what it was granted."""
         if self.ledger is None or self.owner is None:
-            return 0.0
+            # no ledger (no wait events to split DB time by): at most the event's own time, once, as before ledgers
+            total = self.m.fg_time(event) if event.lower() != "db cpu" else (self.m.v("db_cpu_s") or 0.0)
+            granted = max(0.0, min(seconds, total - self._unledgered.get(event.lower(), 0.0)))
+            self._unledgered[event.lower()] = self._unledgered.get(event.lower(), 0.0) + granted
+            return granted
         return self.ledger.claim(self.owner, event, seconds)
 
     def claim_all(self, events, fraction: float = 1.0) -> float:

@@ -97,7 +97,7 @@ def run_rules(report: Report, m: Metrics, config: dict | None = None) -> RuleRes
             headline = f
         elif f.annotates:
             annotations.append(f)
-            for leaf in f.annotates:
+            for leaf in f.annotates if led is not None else ():
                 led.annotate(leaf, f.id, f.title)
         elif led is not None and r.family not in ("context", "view") and _fold(led, f, findings + observations):
             continue
