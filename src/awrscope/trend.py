@@ -141,16 +141,54 @@ def _continuity(windows: list[dict]) -> list[dict]:
     return out
 
 
+#: A window is flagged when its average active sessions are this many robust standard deviations (1.4826 x the
+#: median absolute deviation) from the median of its baseline; the baseline needs at least BASELINE_MIN windows.
+ROBUST_Z = 3.5
+BASELINE_MIN = 4
+
+
+def _robust_z(x: float, xs: list[float]) -> tuple[float | None, float, float]:
+    """(z, median, MAD) of x against xs: z = (x - median) / (1.4826 MAD), None when the MAD is 0."""
+    from statistics import median
+
+    med = median(xs)
+    mad = median(abs(v - med) for v in xs)
+    return ((x - med) / (1.4826 * mad) if mad else None), med, mad
+
+
+def _baselines(ws: list[dict]) -> None:
+    """Each window's change against the previous one and against a baseline of comparable windows: the other
+    windows of the same hour of day when there are at least BASELINE_MIN, else all the others. Rates per second
+    (average active sessions), so that windows of unequal length compare."""
+    aas = [(w["values"] or {}).get("aas") for w in ws]
+    hours = [_t(w["begin_time"]).hour if _t(w["begin_time"]) else None for w in ws]
+    for k, w in enumerate(ws):
+        prev = aas[k - 1] if k else None
+        w["change_vs_previous"] = ({"aas": round(aas[k] - prev, 4), "pct": round(100.0 * (aas[k] - prev) / prev, 1) if prev else None}
+                                   if aas[k] is not None and prev is not None else None)
+        same = [aas[j] for j in range(len(ws)) if j != k and aas[j] is not None and hours[j] is not None and hours[j] == hours[k]]
+        others = [aas[j] for j in range(len(ws)) if j != k and aas[j] is not None]
+        base, kind = (same, "same hour of day") if len(same) >= BASELINE_MIN else (others, "all other windows")
+        if aas[k] is None or len(base) < BASELINE_MIN:
+            w["baseline"] = None
+            continue
+        z, med, mad = _robust_z(aas[k], base)
+        w["baseline"] = {"kind": kind, "size": len(base), "median_aas": round(med, 4), "mad_aas": round(mad, 4),
+                         "robust_z": None if z is None else round(z, 2), "flag": z is not None and abs(z) >= ROBUST_Z,
+                         "method": f"robust z-score: (AAS - median) / (1.4826 x MAD), flagged at |z| >= {ROBUST_Z}"}
+
+
 def trend(windows: list[dict], errors: list[dict] | None = None) -> dict:
     """The trend document of one database's windows."""
     ws = sorted(windows, key=_order)
     for k, w in enumerate(ws):
         w["index"] = k
+    _baselines(ws)
     fired: dict[str, dict] = {}
     for k, w in enumerate(ws):
         for f in w["findings"]:
             e = fired.setdefault(f["id"], {"id": f["id"], "title": f["title"], "windows": [], "max_pct_db_time": None,
-                                           "worst_severity": f["severity"]})
+                                           "worst_severity": f["severity"], "role": f.get("role", "cause")})
             e["windows"].append(k)
             if f["pct_db_time"] is not None and (e["max_pct_db_time"] is None or f["pct_db_time"] > e["max_pct_db_time"]):
                 e["max_pct_db_time"], e["title"] = f["pct_db_time"], f["title"]
@@ -163,7 +201,7 @@ def trend(windows: list[dict], errors: list[dict] | None = None) -> dict:
         "series_meta": [{"id": i, "label": lab, "unit": u} for i, lab, u in SERIES],
         "windows": ws,
         "series": {i: [w["values"].get(i) for w in ws] for i, _l, _u in SERIES},
-        "findings": sorted(fired.values(), key=lambda e: -(e["max_pct_db_time"] or 0)),
+        "findings": sorted(fired.values(), key=lambda e: (e["role"] == "view", -(e["max_pct_db_time"] or 0))),
         # worst first by the sessions the findings claim, then by average active sessions
         "worst": sorted(range(len(ws)), key=lambda k: (-ws[k]["score"], -((ws[k]["values"] or {}).get("aas") or 0.0))),
         "continuity": _continuity(ws),
@@ -194,7 +232,8 @@ def fleet(windows: list[dict], errors: list[dict] | None = None) -> dict:
     for key, ws in groups.items():
         t = trend(ws)
         worst = t["worst"][0] if t["windows"] else None
-        top = [f for f in t["findings"] if f["id"].startswith("R")][:3] or t["findings"][:3]
+        # the causes first (views of their time by statement or segment after them), each by its largest share
+        top = t["findings"][:3]
         dbs.append({"key": t["database"]["key"], "db_name": t["database"]["db_name"], "dbid": t["database"]["dbid"],
                     "instances": t["database"]["instances"], "windows": len(ws),
                     "score": t["windows"][worst]["score"] if worst is not None else 0.0, "worst_window": worst,

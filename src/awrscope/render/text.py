@@ -248,7 +248,9 @@ def trend_text(doc: dict) -> str:
     for k, w in enumerate(doc["windows"]):
         cells = " ".join(f"{fmt_num(w['values'][i]):>9s}" for i in ids)
         fs = ",".join(f["id"] for f in w["findings"] if f.get("role", "cause") == "cause")
-        out.append(f"  {k:>3d} {window_label(w):52.52s} {cells}  {fs}")
+        b = w.get("baseline") or {}
+        flag = f"  OUTSIDE BASELINE (z {b['robust_z']:+.1f} vs {b['kind']})" if b.get("flag") else ""
+        out.append(f"  {k:>3d} {window_label(w):52.52s} {cells}  {fs}{flag}")
     worst = [k for k in doc["worst"] if doc["windows"][k]["score"] > 0]
     out += ["", "  worst windows first (average active sessions the findings claim; write path alone in brackets): " +
             ", ".join(f"#{k} ({doc['windows'][k]['score']:.3g}; {doc['windows'][k].get('write_path_score', 0.0):.3g})"
