@@ -94,12 +94,13 @@ def ledger_rows(doc: dict) -> list[dict]:
 
 
 def ledger_owner_text(row: dict) -> str:
-    """Who answers for a row: 'R01', 'R01 (explains it)', or the annotation."""
+    """Who answers for a row: 'R01', 'R01 (its symptom)' when the cause explains it, or the annotation."""
     parts = []
     if row["claimed_by"]:
-        parts.append(", ".join(row["claimed_by"]))
-    if row["explained_by"]:
-        parts.append("explained by " + ", ".join(row["explained_by"]))
+        parts.append(", ".join(f"{i} (its symptom)" if i in row["explained_by"] else i for i in row["claimed_by"]))
+    others = [i for i in row["explained_by"] if i not in row["claimed_by"]]
+    if others:
+        parts.append("explained by " + ", ".join(others))
     parts += row["annotations"]
     return "; ".join(parts)
 
