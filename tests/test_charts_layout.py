@@ -109,3 +109,11 @@ def test_histogram_of_many_buckets_thins_its_labels():
     labels = [t.text for g in s.findall("g") for t in g.findall("text[@class='lbl']")]
     shown = [x for x in labels if x]
     assert 0 < len(shown) < 60 and len(s.findall("g/title")) == 60
+
+
+def test_trend_axis_ticks_are_round_values_up_to_the_top():
+    # issue 27: y axes showed only 0 and the maximum; now round steps of 1, 2 or 5 x 10^k, at most five intervals
+    from awrscope.render.html.svg import nice_ticks
+    assert nice_ticks(13.7) == [0, 5, 10, 15]
+    assert nice_ticks(118.4) == [0, 50, 100, 150]
+    assert nice_ticks(0.37) == [0.0, 0.1, 0.2, 0.3, 0.4]

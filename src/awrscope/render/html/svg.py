@@ -260,6 +260,18 @@ def panels(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a
     return Markup("".join(out))
 
 
+def nice_ticks(top: float, most: int = 5) -> list[float]:
+    """0 and round values (1, 2 or 5 times a power of ten apart) up to the first at or above ``top``:
+    at most ``most`` intervals, so that an axis reads 0, 5, 10, 15 ms and not only 0 and 13.7."""
+    import math
+
+    raw = top / most
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    n = math.ceil(top / step - 1e-9)
+    return [round(k * step, 12) for k in range(n + 1)]
+
+
 def series(points: list[dict], *, label: str, kind: str, unit: str = "", marks: list[dict] | None = None) -> Markup:
     """A time series: points {x (label), y, begin?, end? (datetimes)} in order; marks {i (point index), label}
     shade the windows where findings fire. With every point's begin and end, the x axis is true time (each
@@ -273,16 +285,19 @@ def series(points: list[dict], *, label: str, kind: str, unit: str = "", marks: 
     axis = TimeAxis(min(p["begin"] for p in points), max(p["end"] for p in points), left, W - right) if timed else None
     step = (W - left - right) / max(n - 1, 1)
     ys = [p["y"] for p in points if p.get("y") is not None]
-    ymax = max(ys) or 1.0
+    ticks = nice_ticks(max(ys) if ys and max(ys) > 0 else 1.0)
+    ymax = ticks[-1]
     if axis:
         xs = [axis.x(p["begin"] + (p["end"] - p["begin"]) / 2) for p in points]
     else:
         xs = [left + k * step if n > 1 else left + (W - left - right) / 2 for k in range(n)]
     out = [_open(h, label, kind),
            f'<line class="axis" x1="{left}" y1="{base}" x2="{W - right}" y2="{base}"/>',
-           f'<text class="lbl" x="{left - 6}" y="{top + 4}" text-anchor="end">{escape(_compact(ymax, unit))}</text>',
-           f'<line class="grid" x1="{left}" y1="{top}" x2="{W - right}" y2="{top}"/>',
            f'<text class="lbl" x="{left - 6}" y="{base}" text-anchor="end">0</text>']
+    for t in ticks[1:]:  # readable values between 0 and the top, each with its unit
+        y = base - (base - top) * t / ymax
+        out += [f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{W - right}" y2="{y:.1f}"/>',
+                f'<text class="lbl" x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{escape(_compact(t, unit))}</text>']
     half = max(step / 2, 6)
     for m in marks or []:
         if 0 <= m["i"] < n:
