@@ -256,9 +256,9 @@ def test_trend_marks_windows_where_findings_fire():
            "windows": [w(0, "10", []),
                        w(1, "11", [{"id": "R01", "title": "Redo write I/O <latency>", "severity": "major",
                                     "pct_db_time": 30.0, "db_time_s": 100.0},
-                                   {"id": "G01", "title": "Top of DB time", "severity": "critical",
+                                   {"id": "G07", "title": "Top SQL", "severity": "moderate", "role": "view",
                                     "pct_db_time": 40.0, "db_time_s": 200.0}]),
-                       w(2, "12", [{"id": "G01", "title": "Top of DB time", "severity": "critical",
+                       w(2, "12", [{"id": "G07", "title": "Top SQL", "severity": "moderate", "role": "view",
                                     "pct_db_time": 40.0, "db_time_s": 200.0}])],
            "series": {"lfs_ms": [1.0, 9.5, 1.2], "aas": [2.0, 5.0, None]},
            "findings": [{"id": "R01", "title": "Redo write I/O <latency>", "windows": [1], "max_pct_db_time": 30.0,
@@ -266,7 +266,11 @@ def test_trend_marks_windows_where_findings_fire():
            "worst": [1, 0, 2], "continuity": [], "errors": []}
     page = assert_self_contained(render_trend(doc))
     marks = [a for t, a in page.tags if t == "rect" and a.get("class") == "mark"]
-    assert marks and {m["data-i"] for m in marks} == {"1"}  # G01 alone does not mark window 2
+    assert marks and {m["data-i"] for m in marks} == {"1"}  # a view (G07) alone does not mark window 2
+    doc["windows"][2]["findings"].append({"id": "G06", "title": "User I/O reads", "severity": "critical",
+                                          "pct_db_time": 74.6, "db_time_s": 300.0})
+    marks = [a for t, a in assert_self_contained(render_trend(doc)).tags if t == "rect" and a.get("class") == "mark"]
+    assert {m["data-i"] for m in marks} == {"1", "2"}  # any critical or major cause marks its window
     dots = [a["data-value"] for t, a in page.tags if t == "circle"]
     assert dots.count("9.5") == 1 and len(dots) == 5  # aas has a hole in window 2
     assert "R01 Redo write I/O <latency>" in page.all_text

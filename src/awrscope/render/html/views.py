@@ -431,14 +431,18 @@ def _window_label(w: dict, many_instances: bool) -> str:
 
 def trend_view(doc: dict) -> dict:
     """A trend document (awrscope.trend, docs/compare.md): one series per ``series_meta`` entry over the windows
-    in time order; windows where a write-path finding (R rule, minor or worse) fires are shaded on every chart."""
+    in time order; windows where a write-path finding (R rule, minor or worse) or any other cause (major or worse)
+    fires are shaded on every chart."""
     windows = doc.get("windows", [])
     many = len({w.get("instance") for w in windows}) > 1
     xs = [_window_label(w, many) for w in windows]
     marks = []
     for k, w in enumerate(windows):
-        fired = [f for f in w.get("findings", []) if f.get("id", "").startswith("R")
-                 and f.get("severity") in MARK_SEVERITIES]
+        # write-path findings from minor up, and any cause (not a view) from major up: a window with a critical
+        # User I/O finding is not left unshaded because it is not on the write path
+        fired = [f for f in w.get("findings", []) if f.get("role", "cause") == "cause" and (
+                 (f.get("id", "").startswith("R") and f.get("severity") in MARK_SEVERITIES)
+                 or f.get("severity") in ("critical", "major"))]
         if fired:
             marks.append({"i": k, "x": xs[k], "label": "; ".join(f"{f['id']} {f.get('title', '')}" for f in fired),
                           "ids": [f["id"] for f in fired]})
