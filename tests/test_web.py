@@ -114,8 +114,11 @@ def test_compare_and_trend(server, uploaded):
     g01 = next(f for f in cmp["findings"] if f["id"] == "G01")
     # read by hand: db file sequential read 71.3 % of DB time at 18:30, 74.2 % at 19:30
     assert round(g01["pct_db_time_before"], 1) == 71.3 and round(g01["pct_db_time_after"], 1) == 74.2
+    # what changed, on the two ledgers (Statspack 18:30 vs 19:30): DB time nearly doubles with reads first
+    assert cmp["change"]["verdict"].startswith("DB time +9") and cmp["change"]["contributions"][0]["name"] == "db file sequential read"
     page = httpx.get(server.base + f"/compare?id={a}&id={b}")
     assert page.status_code == 200 and "<svg" in page.text and g01["title"] in page.text
+    assert "What changed" in page.text and "SQL that changed" in page.text
     assert httpx.get(server.base + "/compare?id=1").status_code == 400
 
     trend = httpx.get(server.base + "/api/trend", params={"db": "DBM11203", "metric": ["aas", "db_time_s"]}).json()
