@@ -13,16 +13,16 @@ PKG = SRC / "awrscope"
 
 # layer -> layers it must never import (first component under awrscope)
 FORBIDDEN = {
-    "oracle": {"parsers", "metrics", "rules", "analysis", "compare", "trend", "whatif", "render", "store", "web", "cli",
+    "oracle": {"parsers", "metrics", "rules", "analysis", "change", "whatif", "render", "store", "web", "cli",
                "loader", "serialize", "model"},
     "model": {"parsers", "metrics", "rules", "render", "store", "web", "cli"},
-    "parsers": {"metrics", "rules", "analysis", "compare", "trend", "render", "store", "web", "cli"},
+    "parsers": {"metrics", "rules", "analysis", "change", "render", "store", "web", "cli"},
     "metrics": {"parsers", "rules", "render", "store", "web", "cli"},
     "rules": {"parsers", "render", "store", "web", "cli"},
     "whatif": {"parsers", "render", "store", "web", "cli"},
     "analysis": {"render", "store", "web", "cli"},
-    "compare": {"render", "store", "web", "cli"},
-    "trend": {"render", "store", "web", "cli"},
+    "change": {"render", "store", "web", "cli"},  # compare, trend, decompose, sql, whatif_check
+    "ledger": {"parsers", "rules", "render", "store", "web", "cli"},
     "render": {"store", "web", "cli", "parsers"},
     "store": {"web", "cli"},
 }

@@ -111,7 +111,7 @@ def _text_fits(browser):
 
 
 def test_compare_in_browser(browser, corpus):
-    from awrscope.compare import compare
+    from awrscope.change.compare import compare
     doc = compare(parse_path(CORPUS / "awr_txt_11203_antognini_top2_1830_1845.txt"),
                   parse_path(CORPUS / "awr_html_11203_antognini_top2_1930_1945.html"))
     charts = _check(browser, render_compare(doc), "compare_antognini")
@@ -130,7 +130,7 @@ def test_hostile_report_is_inert_in_browser(browser):
 
 def test_trend_in_browser(browser, corpus):
     from awrscope.render.html import render_trend
-    from awrscope.trend import build, windows_of
+    from awrscope.change.trend import build, windows_of
     names = ("awr_html_10204_radtek_eventdb_eventdb1_1636_1638.html", "awr_html_10204_radtek_eventdb_eventdb1_1669_1670.html",
              "awr_html_10204_radtek_eventdb_eventdb1_1757_1768.html", "awr_html_10204_radtek_eventdb_eventdb3_1279_1287.html")
     windows = [w for n in names for w in windows_of(parse_path(CORPUS / n))]
@@ -161,7 +161,7 @@ COLOURS = """(() => {
 def test_web_pages_keep_the_report_colours(browser, corpus, tmp_path):
     """Issue 17: the web stylesheet once painted every report bar one blue (svg .bar beat .pa/.pb and the
     wait-class colours) and flattened the finding cards; the embedded report keeps its own look."""
-    from awrscope.compare import compare
+    from awrscope.change.compare import compare
     from awrscope.web.embed import analysis_html, compare_html
     a = parse_path(CORPUS / "statspack_txt_11203_antognini_top2_1830_1845.txt")
     b = parse_path(CORPUS / "statspack_txt_11203_antognini_top2_1930_1945.txt")

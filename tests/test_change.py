@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from awrscope.compare import compare
+from awrscope.change.compare import compare
 from conftest import SEEDS, analyze_path, parse_path
 
 PACHOT = SEEDS / "pachot_512_vs_4k_awrdiff.txt"

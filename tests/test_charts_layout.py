@@ -28,7 +28,7 @@ def _num(e: ET.Element, a: str) -> float:
 
 
 def test_compare_rates_each_metric_on_its_own_scale(corpus):
-    from awrscope.compare import compare
+    from awrscope.change.compare import compare
     # 7 sessions and 393 KiB/s of redo before, 0.01 sessions and 4.5 KiB/s after: no shared axis shows both
     doc = compare(parse_path(CORPUS / "awr_txt_11203_antognini_top2_1830_1845.txt"),
                   parse_path(CORPUS / "awr_html_19c_pcambell_orcl_17676_17677.html"))

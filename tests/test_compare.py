@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from conftest import SEEDS, parse_path
 
 from awrscope.cli import main
-from awrscope.compare import compare, scalability
+from awrscope.change.compare import compare, scalability
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "docs/compare.schema.json").read_text())
 PACHOT = SEEDS / "pachot_512_vs_4k_awrdiff.txt"

@@ -218,7 +218,7 @@ def test_cli_html_inferred_from_extension(tmp_path):
 
 
 def test_compare_renders_before_after_with_deltas(corpus):
-    from awrscope.compare import compare
+    from awrscope.change.compare import compare
     a = parse_path(CORPUS / "awr_txt_11203_antognini_top2_1830_1845.txt")
     b = parse_path(CORPUS / "awr_html_11203_antognini_top2_1930_1945.html")
     doc = compare(a, b)
@@ -245,7 +245,7 @@ def test_cli_compare_html(corpus, tmp_path):
 
 
 def test_trend_marks_windows_where_findings_fire():
-    # a trend document as awrscope.trend builds it (docs/compare.md): windows in time order, series per window
+    # a trend document as awrscope.change.trend builds it (docs/compare.md): windows in time order, series per window
     w = lambda i, t, findings: {"index": i, "path": f"r{i}.txt", "note": None, "instance": "DB1", "db_name": "DB",
                                 "begin_snap": 10 + i, "end_snap": 11 + i, "begin_time": f"2024-01-01 {t}:00:00",
                                 "end_time": f"2024-01-01 {t}:59:00", "elapsed_s": 3540.0, "score": 0.5 if findings else 0,

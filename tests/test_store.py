@@ -249,7 +249,7 @@ def test_upgrade_from_first_migration_fills_trend_windows(empty_store, corpus):
         [w] = upgraded.trend_windows("DBM11203")
         assert w["report_id"] == rid and w["db_name"] == "DBM11203"
         assert upgraded.conn.execute("SELECT trend_windows IS NOT NULL FROM reports WHERE id = ?", (rid,))[0][0]
-        from awrscope.trend import trend
+        from awrscope.change.trend import trend
         doc = trend(upgraded.trend_windows("DBM11203"))
         assert doc["kind"] == "trend" and len(doc["windows"]) == 1
     finally:

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from conftest import SEEDS, parse_path
 
 from awrscope.cli import main
-from awrscope.trend import build, fleet, trend, windows_of
+from awrscope.change.trend import build, fleet, trend, windows_of
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "docs/trend.schema.json").read_text())
 

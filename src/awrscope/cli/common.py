@@ -201,7 +201,7 @@ def parse_when(text: str | None, end_of_day: bool = False):
 
 
 def in_window(begin: str | None, end: str | None, since, until) -> bool | None:
-    """Whether a report's window overlaps --begin/--end (awrscope.trend.in_window)."""
-    from ..trend import in_window as overlaps
+    """Whether a report's window overlaps --begin/--end (awrscope.change.trend.in_window)."""
+    from ..change.trend import in_window as overlaps
 
     return overlaps(begin, end, since, until)

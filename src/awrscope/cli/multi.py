@@ -54,7 +54,7 @@ def compare_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, con
     Exit codes: 0 compared, 2 unusable input or usage error.
     """
     guard_output(output, paths)
-    from ..compare import compare
+    from ..change.compare import compare
     from ..loader import load_many
 
     if len(paths) > 2:
@@ -100,7 +100,7 @@ def trend_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, confi
     from functools import partial
 
     from ..loader import load_many
-    from ..trend import build, collect_windows, windows_of
+    from ..change.trend import build, collect_windows, windows_of
 
     fmt = infer_format(fmt, output)
     config = load_config_or_exit(config_path)

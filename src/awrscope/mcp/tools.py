@@ -137,7 +137,7 @@ def compare_reports(before: str, after: str | None = None, config_path: str | No
                     max_size_mib: int | None = None) -> Result:
     """``awrscope compare --format json BEFORE [AFTER]`` (one path: a compare-period report)."""
     _no_stdin([before, after or ""])
-    from ..compare import compare
+    from ..change.compare import compare
     from ..loader import load_many
 
     config = load_config(config_path)
@@ -163,7 +163,7 @@ def trend_reports(paths: list[str], config_path: str | None = None, begin: str |
                   jobs: int = 1, max_size_mib: int | None = None) -> Result:
     """``awrscope trend --format json PATH...``: error rows stay in the document, as in the CLI's."""
     from ..loader import load_many
-    from ..trend import build, collect_windows, windows_of
+    from ..change.trend import build, collect_windows, windows_of
 
     if not paths:
         raise _fail("trend needs at least one path")

@@ -2,7 +2,7 @@
 compare and trend rows."""
 from __future__ import annotations
 
-from ..compare import pct_words
+from ..change.compare import pct_words
 from .numbers import fmt_num
 
 KEY_METRICS = ("elapsed_s", "db_time_s", "aas", "db_cpu_s", "host_cpu_busy_pct", "redo_rate_Bps", "commit_rate",

@@ -1,7 +1,7 @@
 """Plain-text (terminal) renderings of the analysis, compare, trend and fleet documents. Pure string building."""
 from __future__ import annotations
 
-from ..compare import pct_words
+from ..change.compare import pct_words
 from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, owner_note,
                      reading_warnings, side_line, window_label)
 from .numbers import fmt_num

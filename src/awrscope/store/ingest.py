@@ -77,10 +77,10 @@ def prepare(src: Source, config: dict | None = None) -> Prepared | Failed:
 
 
 def trend_windows_json(report, config: dict | None = None) -> str | None:
-    """awrscope.trend's windows of a report as JSON; None when they cannot be built (the trend then skips it)."""
+    """awrscope.change.trend's windows of a report as JSON; None when they cannot be built (the trend then skips it)."""
     import json
 
-    from ..trend import windows_of
+    from ..change.trend import windows_of
 
     try:
         return json.dumps(windows_of(report, config or {}), ensure_ascii=False, default=str, allow_nan=False)

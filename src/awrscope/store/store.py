@@ -329,7 +329,7 @@ class Store:
 
     def trend_windows(self, db: str, instance: str | None = None, since: str | None = None,
                       until: str | None = None, config: dict | None = None) -> list[dict]:
-        """awrscope.trend windows of one database's reports, in time order. Rows stored before
+        """awrscope.change.trend windows of one database's reports, in time order. Rows stored before
         migration 002 get theirs computed from the stored bytes once, then kept."""
         from ..parsers import parse_source
         from .ingest import trend_windows_json

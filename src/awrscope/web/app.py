@@ -440,7 +440,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     def _compared(a: int, b: int) -> tuple[dict, Any]:
         """(compare document, its HTML body or None until drawn) of two stored reports; the last few are kept
         (ids are never reused, and a comparison depends only on the two reports' bytes)."""
-        from ..compare import compare
+        from ..change.compare import compare
 
         _get(a), _get(b)  # 404 for a report deleted meanwhile
         with cache_lock:
@@ -493,7 +493,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             data["databases"] = s.databases()
             data["report_rows"] = s.list(limit=1000, db=db, instance=instance)
             windows = s.trend_windows(db, instance=instance, config=config)
-        from ..trend import trend
+        from ..change.trend import trend
 
         data["trend"] = trend(windows) if windows else None
         return data

@@ -369,7 +369,7 @@ def _delta_cells(d: dict, unit: str = "") -> dict:
 
 
 def compare_view(doc: dict) -> dict:
-    """Before/after view of a compare document (awrscope.compare, docs/compare.md)."""
+    """Before/after view of a compare document (awrscope.change.compare, docs/compare.md)."""
     b, a = doc["before"], doc["after"]
     title = (f"awrscope compare: {b['report'].get('db_name') or '?'} {b['report'].get('begin_snap')}-"
              f"{b['report'].get('end_snap')} vs {a['report'].get('db_name') or '?'} {a['report'].get('begin_snap')}-"
@@ -430,7 +430,7 @@ def _window_label(w: dict, many_instances: bool) -> str:
 
 
 def trend_view(doc: dict) -> dict:
-    """A trend document (awrscope.trend, docs/compare.md): one series per ``series_meta`` entry over the windows
+    """A trend document (awrscope.change.trend, docs/compare.md): one series per ``series_meta`` entry over the windows
     in time order; windows where a write-path finding (R rule, minor or worse) or any other cause (major or worse)
     fires are shaded on every chart."""
     windows = doc.get("windows", [])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .compare import side
-from .model import Report
+from ..model import Report
 
 TREND_SCHEMA_VERSION = "1.0"
 
@@ -266,7 +266,7 @@ def collect_windows(rows, since: datetime | None = None, until: datetime | None 
                     skipped: list[tuple[str, str]] | None = None) -> tuple[list[dict], list[dict], list[str]]:
     """The loader's rows of windows_of to (windows in the range, error rows, messages): what the trend command
     and the MCP tool share. An ASH or ADDM report views a window an AWR report covers: skipped, summed up."""
-    from .loader import skip_summary
+    from ..loader import skip_summary
 
     skipped = skipped if skipped is not None else []
     windows, errors, notes = [], [], []

@@ -11,13 +11,13 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from .analysis import analyze
-from .metrics import DEFAULT_ALPHA, derive
-from .metrics.events import time_by_wait_class
-from .oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES
-from .oracle.events import is_idle_row
-from .model import Report, normalise_name
-from .whatif import w1_faster_redo
+from ..analysis import analyze
+from ..metrics import DEFAULT_ALPHA, derive
+from ..metrics.events import time_by_wait_class
+from ..oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES
+from ..oracle.events import is_idle_row
+from ..model import Report, normalise_name
+from ..whatif import w1_faster_redo
 
 COMPARE_SCHEMA_VERSION = "1.0"
 
@@ -192,7 +192,7 @@ def side(report: Report, config: dict | None = None, label: str = "") -> dict:
         ps = r.get("per_second") if r.get("per_second") is not None else (tot / elapsed if tot is not None and elapsed else None)
         stats[normalise_name(r.name)] = {"total": tot, "per_s": ps}
     km = _key_metrics(rep, m, doc, elapsed, dbt, events, stats)
-    from .change.decompose import side_input
+    from .decompose import side_input
 
     return {
         "change_input": side_input(rep, doc), "parsed": rep,
@@ -386,7 +386,7 @@ def _whatif_checks(a: dict, b: dict, alpha: float) -> list[dict]:
             elif w["id"] == "W1":
                 checks.append({"id": w["id"], "finding": f["id"], "title": w["title"], "checked": False,
                                "reason": "not testable because the AFTER report prints no log file sync average"})
-    from .change.whatif_check import check_whatifs
+    from .whatif_check import check_whatifs
 
     checks += check_whatifs(a, b)
     # W1 replayed with the redo write latency AFTER actually achieved: the falsifiable form of the model.
@@ -468,8 +468,8 @@ def compare_sides(a: dict, b: dict, config: dict | None = None, streams: tuple[f
                 "formula": "s = (k*t_low/t_high - 1)/(k - 1), k = n_high/n_low; k = 2: s = 2*t5/t10 - 1 (M103)",
                 "s": scalability(t1, t2, n1, n2) if t1 and t2 and n2 > n1 else None}
     slim = lambda s: {k: v for k, v in s.items() if k not in ("analysis", "change_input", "parsed")}  # noqa: E731
-    from .change import decompose
-    from .change.sql import sql_change
+    from .decompose import decompose
+    from .sql import sql_change
 
     change = decompose(a["change_input"], b["change_input"])
     sqlc = sql_change(a["parsed"], b["parsed"], a["report"]["elapsed_s"], b["report"]["elapsed_s"])
