@@ -79,6 +79,19 @@ def test_cli_trend_corpus_directory(corpus):
     assert receipt["windows"] == 2 and [w["begin_snap"] for w in receipt["trend"]["windows"]] == [173494, 173496]
     assert doc["errors"] == []
     assert "skipped 9 files: 9 ASH/ADDM: a view of a window, not trended (addm_txt_19c_lucky29011_dvk.txt, " in res.stderr
+    # issue 27: a window with >= 1 average active session and a cause of major or worse ranks among the worst windows,
+    # ahead of every window whose findings claim nothing (the score is every cause's claim, not the write path's)
+    loud = 0
+    for d in doc["databases"]:
+        t = d["trend"]
+        rank = {k: i for i, k in enumerate(t["worst"])}
+        quiet = [k for k, w in enumerate(t["windows"]) if not w["score"]]
+        for k, w in enumerate(t["windows"]):
+            if (w["values"].get("aas") or 0) >= 1 and any(f["severity"] in ("critical", "major") and f["role"] == "cause"
+                                                          for f in w["findings"]):
+                loud += 1
+                assert w["score"] > 0 and all(rank[k] < rank[q] for q in quiet), (d["key"], k)
+    assert loud >= 20
 
 
 def test_cli_trend_exit_codes_and_formats(tmp_path):
