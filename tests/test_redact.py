@@ -226,3 +226,26 @@ def test_identifiers_that_begin_an_oracle_word_are_still_replaced(corpus):
         src = _src(corpus, name)
         assert re.search(rf"\b{word}\b", src.data.decode("utf-8", "replace"))
         assert not re.search(rf"\b{word}\b", Redactor(KEY).redact_source(src).text)
+
+
+def test_redact_into_the_inputs_directory_keeps_the_original(tmp_path):
+    # issue 28: 'awrscope redact in.txt -o .' replaced in.txt with its redacted copy and exited 0
+    from click.testing import CliRunner
+    from awrscope.cli import main
+    src = Path(__file__).parent / "fixtures" / "mini_awr_11204.txt"
+    inp = tmp_path / "in.txt"
+    inp.write_bytes(src.read_bytes())
+    res = CliRunner().invoke(main, ["redact", str(inp), "-o", str(tmp_path), "--key-file", str(tmp_path / "k.key")])
+    assert res.exit_code == 0, res.output
+    assert inp.read_bytes() == src.read_bytes()  # the original is untouched
+    assert (tmp_path / "in.redacted.txt").exists()
+
+
+def test_key_file_from_a_device_is_refused_at_once(tmp_path):
+    # issue 28: --key-file /dev/full was read until the kernel killed it at 23.6 GB
+    from click.testing import CliRunner
+    from awrscope.cli import main
+    src = Path(__file__).parent / "fixtures" / "mini_awr_11204.txt"
+    for dev in ("/dev/zero", "/dev/full"):
+        res = CliRunner().invoke(main, ["redact", str(src), "-o", str(tmp_path / "out"), "--key-file", dev])
+        assert res.exit_code == 2 and "not a regular file" in res.output, res.output

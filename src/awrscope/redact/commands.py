@@ -29,6 +29,29 @@ def _out_name(name: str, fmt: str, used: set[str]) -> str:
     return out
 
 
+def _same(target: Path, inp: Path) -> bool:
+    """Whether ``target`` is the input ``inp`` or a file inside the input directory ``inp`` under the same name."""
+    try:
+        if inp.is_dir():
+            return any(os.path.samefile(target, f) for f in inp.rglob(target.name))
+        return os.path.samefile(target, inp)
+    except OSError:
+        return False
+
+
+def _write_new(target: Path, data: bytes) -> None:
+    """Write through a temporary file in the target directory, renamed only when complete: a full disk leaves the
+    old file (or none), never a truncated one."""
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 @click.command("redact")
 @click.argument("reports", nargs=-1, required=True)
 @click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
@@ -60,6 +83,7 @@ def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str, keep: tupl
     used: set[str] = set()
     merged: dict[str, dict[str, str]] = {}
     failed = 0
+    inputs = [Path(r) for r in reports if r != "-"]
     for inp in expand_inputs(list(reports)):
         try:
             items = list(iter_sources(inp))
@@ -79,7 +103,10 @@ def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str, keep: tupl
                 failed += 1
                 continue
             target = out / _out_name(src.name, red.format, used)
-            target.write_bytes(red.text.encode(red.encoding, errors="replace"))
+            if target.exists() and any(_same(target, i) for i in inputs):
+                # -o onto the inputs' own directory: never replace an original with its redacted copy
+                target = out / _out_name(Path(src.name).stem + ".redacted" + Path(target.name).suffix, red.format, used)
+            _write_new(target, red.text.encode(red.encoding, errors="replace"))
             click.echo(f"{target}: " + red.summary().split(": ", 1)[1])
             for kind, m in red.replaced.items():
                 merged.setdefault(kind, {}).update(m)

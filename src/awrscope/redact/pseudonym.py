@@ -23,11 +23,25 @@ _LOWER = _UPPER.lower()
 _DIGITS = "0123456789"
 
 
+#: A key file holds 64 hex digits and a newline; anything much larger is not one.
+MAX_KEY_BYTES = 4096
+
+
 def load_key(path: str | os.PathLike) -> bytes:
     """The secret key in ``path`` (hex); a new random key is written there (mode 0600) when it is missing."""
+    import stat
+
     p = Path(path)
     if p.exists():
-        key = bytes.fromhex(p.read_text(encoding="ascii").strip())
+        st = os.stat(p)
+        # a device (/dev/zero, /dev/full) or a FIFO would be read without end: a key is a small regular file
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{p}: not a regular file")
+        if st.st_size > MAX_KEY_BYTES:
+            raise ValueError(f"{p}: {st.st_size:,} bytes, more than a key file holds ({MAX_KEY_BYTES:,} at most)")
+        with open(p, "rb") as fh:
+            text = fh.read(MAX_KEY_BYTES + 1).decode("ascii")
+        key = bytes.fromhex(text.strip())
         if len(key) < 16:
             raise ValueError(f"{p}: the key is shorter than 16 bytes")
         return key
