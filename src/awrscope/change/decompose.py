@@ -25,8 +25,13 @@ CHANGE_SCHEMA_VERSION = "1.0"
 #: change in DB time: they are not in it, but they are often why it changed (LGWR's writes, RMAN backup I/O).
 BG_FACTOR = 2.0
 BG_MIN_AAS = 0.05
-#: Parts named in the verdict sentence, largest first.
+#: Leaves named in the verdict sentence, largest net change first.
 VERDICT_PARTS = 4
+#: A leaf whose total is below this many seconds in a period is printed too coarsely (whole seconds) to split into
+#: waits and time per wait, and a write-path latency from such totals is not stated.
+MIN_SPLIT_S = 5.0
+#: A leaf whose net change is below this share of the first period's DB time is not named in the verdict.
+NOISE_PCT = 0.5
 
 #: (key, label, statistic, Load Profile row names): the load, per second.
 LOAD = (("executions_per_s", "executions/s", "execute count", ("Executes", "Executes (SQL)")),
@@ -62,7 +67,11 @@ def side_input(report: Report, doc: dict) -> dict:
 
 
 def _leaves(led: dict) -> dict[str, dict]:
-    return {l["name"].lower() if l["kind"] != "remainder" else "(remainder)": l for l in led["leaves"]}
+    out = {l["name"].lower() if l["kind"] != "remainder" else "(remainder)": l for l in led["leaves"]}
+    rest = out.get("(remainder)")
+    if rest is not None:  # one row for both periods' remainders, named for what it is in each
+        out["(remainder)"] = dict(rest, name="remainder (DB time no part explains, or parts above it)")
+    return out
 
 
 def _split(r0, a0, r1, a1) -> tuple[float, float]:
@@ -77,7 +86,8 @@ def _contribution(name: str, l0: dict | None, l1: dict | None, e0: float, e1: fl
     t1 = (l1["seconds"] if l1 else 0.0) / e1
     out = {"name": (l1 or l0)["name"], "kind": kind, "wait_class": (l1 or l0).get("wait_class"),
            "before_aas": t0, "after_aas": t1, "delta_aas": t1 - t0, "volume_aas": None, "latency_aas": None}
-    if kind == "wait":
+    coarse = any(l is not None and abs(l["seconds"]) < MIN_SPLIT_S for l in (l0, l1))
+    if kind == "wait" and not coarse:
         w0 = l0.get("waits") if l0 else 0.0
         w1 = l1.get("waits") if l1 else 0.0
         # time without waits (a rate printed as 0.0 per second) cannot be split per wait
@@ -112,7 +122,28 @@ def _ratio_words(before: float, after: float) -> str:
 
 
 def _ms(v: float) -> str:
-    return f"{v:.3g}" if v < 10 else f"{v:,.1f}"
+    return f"{v:.3g}" if v < 10 else f"{v:,.1f}" if v < 1000 else f"{v:,.0f}"
+
+
+def _leaf_words(c: dict, aas0: float) -> str:
+    """One leaf's net change and, inside it, what the change is made of: '+119.5 % log file sync: slower
+    (51.2 → 886 ms per wait, +129.3 %), fewer waits (waits/s ÷1.9, -9.8 %)'."""
+    share = 100.0 * c["delta_aas"] / aas0 if aas0 else None
+    head = (f"{share:+.1f} % {c['name']}" if share is not None and abs(share) < 1000 else
+            f"{c['delta_aas']:+.3g} AAS {c['name']}")
+    if c["volume_aas"] is None:
+        return head
+    (r0, r1), (a0, a1) = c["per_s"], c["avg_ms"]
+    cpu = c["kind"] == "cpu"
+    vol = (c["volume_aas"], (f"{'more' if c['volume_aas'] > 0 else 'less'} work (executions/s {_ratio_words(r0, r1)})" if cpu else
+                             f"{'more' if c['volume_aas'] > 0 else 'fewer'} waits (waits/s {_ratio_words(r0, r1)})"))
+    lat = (c["latency_aas"], (f"{'more' if c['latency_aas'] > 0 else 'less'} CPU per execution ({_ms(a0)} → {_ms(a1)} ms)" if cpu else
+                              f"{'slower' if c['latency_aas'] > 0 else 'faster'} ({_ms(a0)} → {_ms(a1)} ms per wait)"))
+    inner = sorted((p for p in (vol, lat) if p[0]), key=lambda p: -abs(p[0]))
+    # a half that is a tenth of the net change or less, beside a larger other half, is not worth a word
+    keep = [p for p in inner if abs(p[0]) >= 0.1 * abs(c["delta_aas"]) or p is inner[0]]
+    return head + ": " + ", ".join(
+        w + (f" {100.0 * a / aas0:+.1f} %" if aas0 and abs(100.0 * a / aas0) < 1000 else f" {a:+.3g} AAS") for a, w in keep)
 
 
 def _parts(c: dict) -> list[tuple[float, str]]:
@@ -153,7 +184,7 @@ def _write_path_notes(s0: dict, s1: dict, bg: list[dict]) -> list[str]:
     notes = []
     m0, m1 = s0["metrics"], s1["metrics"]
     lg0, lg1 = s0["bg"].get("log file parallel write"), s1["bg"].get("log file parallel write")
-    if lg0 and lg1 and lg0[2] and lg1[2]:
+    if lg0 and lg1 and lg0[2] and lg1[2] and min(lg0[1], lg1[1]) >= MIN_SPLIT_S:
         a0, a1 = 1000.0 * lg0[1] / lg0[2], 1000.0 * lg1[1] / lg1[2]
         if a0 and abs(a1 - a0) >= 0.2 * a0:
             notes.append(f"LGWR writes (log file parallel write) {a0:.2f} → {a1:.2f} ms")
@@ -161,8 +192,8 @@ def _write_path_notes(s0: dict, s1: dict, bg: list[dict]) -> list[str]:
     if b0 and b1 and b0 != b1:
         notes.append(f"redo block size {b0:,.0f} → {b1:,.0f} B (estimated from redo wastage per write)")
     w0, w1 = m0.get("redo_wastage_Bps"), m1.get("redo_wastage_Bps")
-    if w0 and w1 and max(w0 / w1, w1 / w0) >= 2:
-        notes.append(f"redo wastage {_ratio_words(w0, w1)} ({w0 / 2**20:,.2f} → {w1 / 2**20:,.2f} MiB/s)")
+    if w0 and w1 and max(w0 / w1, w1 / w0) >= 2 and max(w0, w1) >= 0.1 * 2**20:
+        notes.append(f"redo wastage {_ratio_words(w0, w1)} ({w0 / 2**20:.2g} → {w1 / 2**20:.2g} MiB/s)")
     return notes
 
 
@@ -187,7 +218,9 @@ def decompose(s0: dict, s1: dict) -> dict | None:
     bg = _background(s0, s1)
     notes = _write_path_notes(s0, s1, bg)
     parts = sorted((p for c in contributions for p in _parts(c) if p[0]), key=lambda p: -abs(p[0]))
-    verdict = _verdict(aas0, aas1, load, parts, bg, notes)
+    named = [c for c in contributions if c["kind"] != "remainder" and aas0
+             and abs(100.0 * c["delta_aas"] / aas0) >= NOISE_PCT][:VERDICT_PARTS]
+    verdict = _verdict(aas0, aas1, load, [_leaf_words(c, aas0) for c in named], bg, notes)
     return {"schema_version": CHANGE_SCHEMA_VERSION,
             "db_time_per_s": {"before": aas0, "after": aas1, "delta": aas1 - aas0, "pct": _pct(aas0, aas1)},
             "load": load, "contributions": contributions,
@@ -200,16 +233,14 @@ def decompose(s0: dict, s1: dict) -> dict | None:
             "background": bg[:6], "write_path": notes, "verdict": verdict}
 
 
-def _verdict(aas0: float, aas1: float, load: dict, parts: list, bg: list, notes: list) -> str:
-    pct = _pct(aas0, aas1)
-    head = f"DB time {pct:+.1f} % ({aas0:.3g} → {aas1:.3g} average active sessions)" if pct is not None else \
+def _verdict(aas0: float, aas1: float, load: dict, leaves: list[str], bg: list, notes: list) -> str:
+    head = f"DB time {_ratio_words(aas0, aas1)} ({aas0:.3g} → {aas1:.3g} average active sessions)" if aas0 else \
         f"DB time {aas0:.3g} → {aas1:.3g} average active sessions"
     lw = [f"{v['label']} {_ratio_words(v['before'], v['after'])}" for v in load.values()
           if v["before"] and v["after"] is not None][:3]
     out = head + ("; load: " + ", ".join(lw) if lw else "; load not printed")
-    if parts:
-        out += ". Largest contributions (% of the first period's DB time): " + "; ".join(
-            f"{100.0 * a / aas0:+.1f} % from {w}" if aas0 else w for a, w in parts[:VERDICT_PARTS])
+    if leaves:
+        out += ". Largest changes (% of the first period's DB time): " + "; ".join(leaves)
     if notes:
         out += ". Write path: " + ", ".join(notes)
     if bg:

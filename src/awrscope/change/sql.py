@@ -65,7 +65,8 @@ def sql_words(row: dict) -> str:
     out = f"{row['sql_id']} {row['delta_aas']:+.3g} AAS ({row['status']})"
     (x0, x1), (p0, p1) = row["executions_per_s"], row["elapsed_per_exec_ms"]
     if x0 and x1:
-        out += f": executions/s {100.0 * (x1 - x0) / x0:+.1f} %"
+        from .decompose import _ratio_words
+        out += f": executions/s {_ratio_words(x0, x1)}"
         if p0 is not None and p1 is not None:
             out += f", elapsed per execution {p0:.3g} → {p1:.3g} ms"
     return out
