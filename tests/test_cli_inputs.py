@@ -383,3 +383,16 @@ def test_a_name_wider_than_its_header_column(tmp_path):
     assert (h.instances[0].name, h.instances[0].number, str(h.instances[0].startup_time)) == (
         "askmaclean.com", 1, "2013-01-22 16:49:00")
     assert (h.begin.snap_id, h.end.snap_id, r.elapsed_s, round(r.db_time_s, 6)) == (5853, 5854, 1785.0, 458025.6)
+
+
+def test_utf16_and_utf32_reports_with_a_bom_are_read(tmp_path):
+    # issue 28: Windows PowerShell writes UTF-16 with a BOM by default; such reports were refused as binary data
+    from click.testing import CliRunner
+    from awrscope.cli import main
+    text = (Path(__file__).resolve().parents[1] / "examples" / "ault_fig4_awr_disk.txt").read_text(encoding="utf-8")
+    for codec in ("utf-16", "utf-32"):
+        p = tmp_path / f"{codec}.txt"
+        p.write_bytes(text.encode(codec))
+        res = CliRunner().invoke(main, ["analyze", "--format", "json", str(p)])
+        assert res.exit_code == 0, res.output
+        assert '"db_name": "AULTDB"' in res.output and '"db_time_s": 10432.8' in res.output

@@ -473,3 +473,9 @@ def test_compiled_templates_are_kept_between_runs_and_an_unusable_cache_costs_no
     folder.chmod(0o777)
     assert page(shared) == first
     assert not any(folder.iterdir())  # nothing read from it, nothing written to it
+
+
+def test_markdown_never_makes_a_link_of_report_text():
+    # issue 28: a module or SQL text '[x](javascript:alert(1))' came through the Markdown output as a live link
+    from awrscope.render.markdown import _md
+    assert _md("[x](javascript:alert(1))") == "\\[x\\](javascript:alert(1))"

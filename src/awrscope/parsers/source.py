@@ -264,8 +264,9 @@ def decode(data: bytes) -> tuple[str, str]:
     Returns (text, encoding)."""
     if data[:3] == b"\xef\xbb\xbf":
         return data[3:].decode("utf-8", errors="replace"), "utf-8-sig"
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return data.decode("utf-16", errors="replace"), "utf-16"
+    codec = bom_codec(data)
+    if codec:
+        return data.decode(codec, errors="replace"), codec
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -276,12 +277,27 @@ def decode(data: bytes) -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"
 
 
+def bom_codec(data: bytes) -> str | None:
+    """'utf-32' or 'utf-16' when the data starts with that encoding's byte-order mark (Windows PowerShell writes
+    UTF-16 with a BOM by default), else None. UTF-32's mark begins like UTF-16's little-endian one: tested first."""
+    if data[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        return "utf-32"
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
+    return None
+
+
 def looks_binary(data: bytes) -> bool:
-    """NUL bytes or a high share of control characters in the first 8 KiB."""
+    """NUL bytes or a high share of control characters in the first 8 KiB (of the decoded characters for
+    UTF-16/32 with a byte-order mark, whose every character holds NUL bytes)."""
     head = data[:8192]
     if not head:
         return False
-    if b"\x00" in head and not (head[:2] in (b"\xff\xfe", b"\xfe\xff")):
+    codec = bom_codec(head)
+    if codec:
+        text = head[:len(head) - len(head) % 4].decode(codec, errors="replace")
+        return sum(1 for c in text if ord(c) < 9 or 13 < ord(c) < 32 and ord(c) != 27) > len(text) * 0.05
+    if b"\x00" in head:
         return True
     ctrl = sum(1 for b in head if b < 9 or 13 < b < 32 and b != 27)
     return ctrl > len(head) * 0.05

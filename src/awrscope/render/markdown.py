@@ -11,6 +11,8 @@ def _md(v) -> str:
     """A Markdown table cell or inline text from a report string: no raw HTML, no table breakout."""
     text = "" if v is None else str(v)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # brackets escaped: '[x](javascript:...)' from a report's text must not become a live link
+    text = text.replace("[", "\\[").replace("]", "\\]")
     return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 

@@ -244,7 +244,8 @@ def g06(ctx: Context, th: dict):
                     "check read latency of the storage and buffer cache sizing.", events=ALL_READ_EVENTS)
     if f is None:
         return None
-    reads = sorted((e for e in (ctx.m.fg(n) for n in READ_EVENTS) if e is not None and e.waits and e.time_s > 0),
+    reads = sorted((e for e in (ctx.m.fg(n) for n in READ_EVENTS)
+                    if e is not None and (e.waits or 0) > 0 and e.time_s > 0 and e.avg_ms is not None),
                    key=lambda e: -e.time_s)
     slow = [e for e in reads if (e.avg_ms or 0.0) >= th["read_ms"]]
     for e in reads:
