@@ -8,7 +8,7 @@ from typing import Callable
 
 from ..metrics import Metrics, Source
 from ..ledger import Ledger
-from ..ledger.scale import SEVERITIES, SEVERITY_AAS, SEVERITY_RANK, SEVERITY_THRESHOLDS, milder, severity_of
+from ..ledger.scale import SEVERITIES, SEVERITY_AAS, SEVERITY_RANK, SEVERITY_THRESHOLDS, severity_of  # noqa: F401 (re-exported)
 from ..model import Report
 
 CONFIDENCES = ("high", "medium", "low")
@@ -17,11 +17,6 @@ CONFIDENCES = ("high", "medium", "low")
 def severity_for(pct: float | None, scale: dict[str, float] | None = None, aas: float | None = None) -> str:
     """The one scale (ledger.scale.severity_of) with the config's [severity] table as second argument."""
     return severity_of(pct, aas, scale)
-
-
-def cap_severity(sev: str, at: str) -> str:
-    """The milder of two severities."""
-    return milder(sev, at)
 
 
 def pct_text(v: float) -> str:

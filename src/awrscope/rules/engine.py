@@ -8,7 +8,8 @@ from ..metrics import Metrics
 from ..model import Report
 from . import commit, dbwr, general, redo, unexplained, workload  # noqa: F401  (register the rules)
 from ..ledger import build as build_ledger
-from .base import RULES, SEVERITY_RANK, Context, Finding, NotApplicable, Needs, milder
+from ..ledger.scale import milder
+from .base import RULES, SEVERITY_RANK, Context, Finding, NotApplicable, Needs
 from .commit import assign_non_io
 from .commit_path import attribute
 from .culprits import find as find_culprits

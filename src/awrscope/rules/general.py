@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..oracle.events import wait_class
-from .base import Context, Evidence, cap_severity, make_finding, pct_text, rule
+from .base import Context, Evidence, make_finding, pct_text, rule
 
 def cpu_over_db_time(ctx: Context) -> str | None:
     """What to say when the report prints DB CPU above DB time (a part larger than its whole: seen in
@@ -78,20 +78,15 @@ def g01(ctx: Context, th: dict):
     return f
 
 
-#: A characterisation of where DB time goes (mostly CPU, mostly reads) is at most "moderate" unless
-#: something is also wrong: the host saturated, the reads slow. A healthy workload that reads a lot
-#: is not a problem of its own; its SQL is (G07).
-PROFILE_CEILING = "moderate"
-
-
 @rule("G02", "cpu-bound", "CPU bound", culprits=("sql:cpu", "sql:gets"), family="general", db_cpu_pct=50.0, host_busy_pct=90.0, demand=0.9)
 def g02(ctx: Context, th: dict):
     """DB CPU dominates DB time or the host is saturated: SQL efficiency and CPU capacity, not the write path.
 
     What it detects: DB CPU >= 50 % of DB time, or host CPU busy >= 90 %.
-    Severity: by DB CPU's share when the host is saturated (busy >= 90 % or CPU demand >= 0.9 of the
-    CPUs) or when the report cannot tell (neither host CPU nor the CPU count printed: said in a caveat);
-    otherwise at most moderate: a well-cached workload spends DB time on CPU by design.
+    A finding claiming DB CPU when the host is saturated (busy >= 90 % or CPU demand >= 0.9 of the
+    CPUs), whatever DB CPU's share, or when the report cannot tell (neither host CPU nor the CPU count
+    printed: said in a caveat); otherwise an annotation of the DB CPU leaf, not ranked: a well-cached
+    workload spends DB time on CPU by design.
     What to do: tune the top SQL by CPU/gets; check host CPU capacity and other consumers.
     """
     ctx.need("db_time_s", "db_cpu_s")
