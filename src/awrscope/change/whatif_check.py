@@ -80,8 +80,11 @@ def check_whatifs(a: dict, b: dict) -> list[dict]:
             base = {"id": wid, "finding": f["id"], "title": f"{f['id']}: {w['title']}", "metric": "saved_s", "unit": "s"}
             lo, hi = (w.get("result") or {}).get("saved_s") or (None, None)
             applied, why = _remedy(wid, a, b)
-            if lo is None or hi is None or not e0:
-                out.append(base | {"checked": False, "reason": "the model gives no saving range or the elapsed time is unknown"})
+            if lo is None or hi is None:
+                out.append(base | {"checked": False, "reason": "not testable because the model gives no saving range"})
+                continue
+            if not e0:
+                out.append(base | {"checked": False, "reason": "not testable because the BEFORE report prints no elapsed time"})
                 continue
             if not applied:
                 reason = (f"not testable because the AFTER period does not show the remedy ({why})" if applied is False
