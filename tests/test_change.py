@@ -27,8 +27,9 @@ def test_seed_001_4k_redo_blocks_shorten_commits_more_than_the_load_lengthens_th
     assert lfs["latency_aas"] == pytest.approx((a1 - a0) * (r0 + r1) / 2, rel=2e-3)  # -9.3: shorter waits dominate
     assert lfs["volume_aas"] + lfs["latency_aas"] == pytest.approx(lfs["delta_aas"], abs=1e-5)
     v = ch["verdict"]
-    # the leaf by its net change (-16.5 % of the first period's DB time), then what it is made of, largest first
-    assert "-16.5 % log file sync: faster (2.36 → 1.26 ms per wait) -24.6 %, more waits (waits/s +22.5 %) +8.2 %" in v
+    # the leaf by its net change (-16.5 % of the first period's DB time), then what it is made of, largest first;
+    # the first period's DB time is the titles' 11,417.12 s / 301.556 s = 37.86 AAS: -9.337 / 37.86 = -24.66 %
+    assert "-16.5 % log file sync: faster (2.36 → 1.26 ms per wait) -24.7 %, more waits (waits/s +22.5 %) +8.2 %" in v
     assert "LGWR writes (log file parallel write) 0.61 → 0.23 ms" in v
     assert "redo wastage ×15" in v and "redo block size 512 → 4,096 B" in v
     assert abs(ch["identity"]["residual_aas"]) < 1e-6
@@ -139,3 +140,64 @@ def test_every_what_if_is_checked_against_the_after_period(wid, before, after, a
         assert tight["verdict"].startswith("did not hold: saved more than predicted")
     else:
         assert c["reason"].startswith("not testable because the AFTER period does not show the remedy (pga_aggregate_target 1G → 1G)")
+
+
+def test_compare_period_text_report_reads_its_top_sql_comparison(corpus):
+    # awr_diff_txt_11203_antognini_top2, "Top SQL Comparison by Elapsed Time" (line 268): DB time First 6,404.55 s,
+    # Second 12,612.51 s; titles print Elapsed time 901.55 / 902.852 sec (the header says 15.0 min).
+    # 82ud5h0qcg0bf (line 299): 29.1 % and 28.7 % of DB time, 124,882 and 176,182 executions, plans 1/ 1/ 1:
+    # 0.291 x 6,404.55 / 901.55 = 2.0673 AAS -> 0.287 x 12,612.51 / 902.852 = 4.0093 AAS
+    doc = compare(parse_path(corpus / "awr_diff_txt_11203_antognini_top2.txt"))
+    assert doc["before"]["report"]["elapsed_s"] == 901.55 and doc["after"]["report"]["elapsed_s"] == 902.852
+    sc = doc["sql_change"]
+    assert sc["source"] == "Top SQL Comparison by Elapsed Time (line 268)"
+    top = sc["statements"][0]
+    assert top["sql_id"] == "82ud5h0qcg0bf" and top["lines"] == [299, 299] and top["plans"] == [1, 1, 1]
+    assert top["before_aas"] == pytest.approx(0.291 * 6404.55 / 901.55, abs=1e-5)
+    assert top["after_aas"] == pytest.approx(0.287 * 12612.51 / 902.852, abs=1e-5)
+    assert top["elapsed_per_exec_ms"][0] == pytest.approx(1000 * 0.291 * 6404.55 / 124882)
+    assert top["volume_aas"] + top["latency_aas"] == pytest.approx(top["delta_aas"], abs=1e-5)
+    # 9bz9sa0abpc48 prints N/A for the 2nd period: 6.2 % of 6,404.55 s in the 1st only
+    gone = next(s for s in sc["statements"] if s["sql_id"] == "9bz9sa0abpc48")
+    assert gone["status"] == "left the top list" and gone["after_aas"] == 0.0
+    # the same SQL change in analyze of the compare-period report
+    assert analyze_path(corpus / "awr_diff_txt_11203_antognini_top2.txt")["sql_change"]["statements"][0]["sql_id"] \
+        == "82ud5h0qcg0bf"
+
+
+def test_compare_period_html_report_sql_change_in_every_output(corpus):
+    # varejo compare-period HTML (line 670): DB time First 88,643.22 s, Second 223,152.44 s, both periods 120.1 min
+    # (7,206 s). 39cnbc7dv8095: 15.58 % -> 2.30 %, 26 -> 8 executions, '#Plans 2/ 2/ 2'
+    path = corpus / "awr_diff_html_11203_radtek_varejo_varejo1_8876_8878_vs_8880_8882.html"
+    doc = compare(parse_path(path))
+    top = doc["sql_change"]["statements"][0]
+    assert top["sql_id"] == "39cnbc7dv8095" and top["plans"] == [2, 2, 2]
+    assert top["delta_aas"] == pytest.approx(0.023 * 223152.44 / 7206 - 0.1558 * 88643.22 / 7206, abs=1e-5)
+    # 2k1t73wy5krcs is blank in the 1st period, 3.24 % of the 2nd's DB time
+    new = next(s for s in doc["sql_change"]["statements"] if s["sql_id"] == "2k1t73wy5krcs")
+    assert new["status"] == "entered the top list" and new["after_aas"] == pytest.approx(0.0324 * 223152.44 / 7206, abs=1e-5)
+    from awrscope.render.html import render_analysis, render_compare
+    from awrscope.render.markdown import compare_markdown, render_markdown
+    from awrscope.render.text import compare_text, render_text
+    words = "-1.2 AAS (in both top lists): executions/s ÷3.2, elapsed per execution 531 → 642 s, 2 execution plans"
+    assert f"39cnbc7dv8095 {words}" in compare_text(doc) and f"| `39cnbc7dv8095` | {words} |" in compare_markdown(doc)
+    assert "<code>39cnbc7dv8095</code>" in render_compare(doc) and ">2/2/2<" in render_compare(doc)
+    # analyze of the compare-period report says the same in every output
+    a = analyze_path(path)
+    assert f"39cnbc7dv8095 {words}" in render_text(a) and f"| `39cnbc7dv8095` | {words} |" in render_markdown(a)
+    assert "From Top SQL Comparison by Elapsed Time (line 670)" in render_analysis(a)
+
+
+def test_10g_compare_period_waits_are_itemised_from_their_share_of_db_time(corpus):
+    # 10.2.0.4 compare-period HTML prints per event only '% DB Time', '# Waits/sec' and 'Avg Wait Time (ms)'.
+    # Line 184: gc cr multi block request 2.30 -> 39.95 % of DB time, 69.25 -> 72.29 waits/s, 0.36 -> 9.65 ms;
+    # Time Model (line 350): DB time 38,780.06 and 61,177.68 s; elapsed (header) 36,021.6 and 35,034.6 s
+    doc = compare(parse_path(corpus / "awr_diff_html_10204_radtek_oradb1_base01_54450_54460_vs_55192_55202.html"))
+    gc = _leaf(doc["change"], "gc cr multi block request")
+    assert gc["before_aas"] == pytest.approx(0.0230 * 38780.06 / 36021.6, rel=1e-4)
+    assert gc["after_aas"] == pytest.approx(0.3995 * 61177.68 / 35034.6, rel=1e-4)
+    assert gc["avg_ms"][1] == pytest.approx(9.65, rel=0.01)
+    assert "gc cr multi block request: slower (0.358 → 9.65 ms per wait)" in doc["change"]["verdict"]
+    # the waits are itemised: what no leaf explains is a few % of DB time, not the 60 % it was
+    rem = next(c for c in doc["change"]["contributions"] if c["kind"] == "remainder")
+    assert abs(rem["before_aas"]) < 0.05 * doc["change"]["db_time_per_s"]["before"]

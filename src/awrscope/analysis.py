@@ -15,21 +15,13 @@ ANALYSIS_SCHEMA_VERSION = "1.0"
 
 
 def load_config(path: str | None) -> dict:
-    """Read a TOML config: [rules.R01] lgwr_ms = 4, [severity] critical = 30, [metrics] alpha = 1.5, redo_on_flash = true."""
+    """Read a TOML config: [rules.R01] lgwr_ms = 4, [severity] critical = 30, [metrics] alpha = 1.5, redo_on_flash = true.
+    ValueError or OSError (one line) when the file cannot be used: a device, a pipe, too large, a wrong-typed value."""
     if not path:
         return {}
-    try:  # here, not at the top: only a config file needs a TOML reader
-        import tomllib as loader
-    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-        try:
-            import tomli as loader  # type: ignore[no-redef]
-        except ModuleNotFoundError as e:
-            raise ValueError("reading a TOML config needs Python 3.11+ or the 'tomli' package") from e
-    with open(path, "rb") as fh:
-        try:
-            return loader.load(fh)
-        except loader.TOMLDecodeError as e:
-            raise ValueError(str(e)) from e
+    from .configfile import read_config
+
+    return read_config(path)
 
 
 def analyze(report: Report, config: dict | None = None) -> dict:
@@ -52,6 +44,11 @@ def _analyze_diff(report: Report, config: dict) -> dict:
         if len(periods) == 2:
             from .change.decompose import decompose, side_input
             doc["change"] = decompose(*(side_input(p, d) for p, d in zip(periods, doc["periods"])))
+            from .change.sql import sql_change
+            rep = [d["report"] for d in doc["periods"]]
+            doc["sql_change"] = sql_change(*periods, rep[0].get("elapsed_s"), rep[1].get("elapsed_s"),
+                                           (report.diff or {}).get("sql_comparison_elapsed"),
+                                           (rep[0].get("db_time_s"), rep[1].get("db_time_s")))
     doc["metrics"] = {}
     doc["commit_path"] = None
     doc["ledger"] = None

@@ -430,7 +430,7 @@ def scalability(t_low: float, t_high: float, n_low: float, n_high: float) -> flo
 
 
 def compare_sides(a: dict, b: dict, config: dict | None = None, streams: tuple[float, float] | None = None,
-                  run_elapsed: tuple[float, float] | None = None, mode: str = "two reports") -> dict:
+                  run_elapsed: tuple[float, float] | None = None, mode: str = "two reports", comparison=None) -> dict:
     config = config or {}
     alpha = float(config.get("metrics", {}).get("alpha", DEFAULT_ALPHA))
     metrics = {}
@@ -472,7 +472,8 @@ def compare_sides(a: dict, b: dict, config: dict | None = None, streams: tuple[f
     from .sql import sql_change
 
     change = decompose(a["change_input"], b["change_input"])
-    sqlc = sql_change(a["parsed"], b["parsed"], a["report"]["elapsed_s"], b["report"]["elapsed_s"])
+    sqlc = sql_change(a["parsed"], b["parsed"], a["report"]["elapsed_s"], b["report"]["elapsed_s"], comparison,
+                      (a["report"]["db_time_s"], b["report"]["db_time_s"]))
     return {
         "schema_version": COMPARE_SCHEMA_VERSION,
         "kind": "compare",
@@ -507,7 +508,8 @@ def compare(before: Report, after: Report | None = None, config: dict | None = N
             p.source_path = p.source_path or before.source_path
             p.source_sha256 = p.source_sha256 or before.source_sha256
         a, b = side(p1, config, "1st period"), side(p2, config, "2nd period")
-        return compare_sides(a, b, config, streams, run_elapsed, mode="compare-period report")
+        return compare_sides(a, b, config, streams, run_elapsed, mode="compare-period report",
+                             comparison=(before.diff or {}).get("sql_comparison_elapsed"))
     for r in (before, after):
         if r.kind == "awr_diff":
             raise ValueError(f"{r.source_path}: a compare-period report cannot be one side of a comparison; "

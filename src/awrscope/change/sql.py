@@ -30,12 +30,39 @@ def _statements(report: Report) -> dict[str, dict]:
     return out
 
 
-def sql_change(r0: Report, r1: Report, e0: float | None, e1: float | None) -> dict | None:
-    """Statements whose elapsed time per second changed most, or None when a side prints no SQL ordered by
-    Elapsed Time (or its elapsed time is unknown)."""
-    if not e0 or not e1 or "sql_by_elapsed" not in r0.sections or "sql_by_elapsed" not in r1.sections:
+def _compared_statements(sec, dbt0: float, dbt1: float) -> tuple[dict[str, dict], dict[str, dict]]:
+    """Both periods' statements of a compare-period report's "Top SQL Comparison by Elapsed Time": elapsed =
+    its printed share of the period's DB time x that DB time (the per-execution milliseconds are rounded to
+    whole ms there); a period whose cells are 'N/A' or blank did not capture the statement."""
+    out: tuple[dict[str, dict], dict[str, dict]] = ({}, {})
+    for row in sec.rows:
+        plans = [int(p) if p.isdigit() else None for p in (row.text.get("plans") or "").replace(" ", "").split("/")]
+        for k, (period, dbt) in enumerate((("1st", dbt0), ("2nd", dbt1))):
+            pct = row.values.get(f"pct_db_time_{period}")
+            if pct is None:
+                continue
+            out[k][row.name] = {"elapsed_s": pct / 100.0 * dbt, "executions": row.values.get(f"executions_{period}") or 0.0,
+                                "module": None, "text": (row.text.get("sql_text") or "")[:80], "line": row.line,
+                                "plan_hash": None, "plans": plans[k] if k < len(plans) else None,
+                                "plans_both": plans[2] if len(plans) == 3 else None}
+    return out
+
+
+def sql_change(r0: Report, r1: Report, e0: float | None, e1: float | None, comparison=None,
+               db_time: tuple[float | None, float | None] = (None, None)) -> dict | None:
+    """Statements whose elapsed time per second changed most, from both sides' SQL ordered by Elapsed Time or a
+    compare-period report's Top SQL Comparison (``comparison``, with each period's DB time); None when
+    neither is printed or an elapsed time is unknown."""
+    if not e0 or not e1:
         return None
-    s0, s1 = _statements(r0), _statements(r1)
+    if comparison is not None and db_time[0] and db_time[1]:
+        s0, s1 = _compared_statements(comparison, *db_time)
+        source = f"Top SQL Comparison by Elapsed Time (line {comparison.line})"
+    elif "sql_by_elapsed" in r0.sections and "sql_by_elapsed" in r1.sections:
+        s0, s1 = _statements(r0), _statements(r1)
+        source = "SQL ordered by Elapsed Time of each side"
+    else:
+        return None
     rows = []
     for sid in dict.fromkeys([*s0, *s1]):
         a, b = s0.get(sid), s1.get(sid)
@@ -49,14 +76,16 @@ def sql_change(r0: Report, r1: Report, e0: float | None, e1: float | None) -> di
                                        1000.0 * b["elapsed_s"] / b["executions"] if b and b["executions"] else None],
                "plan_hash": [a["plan_hash"] if a else None, b["plan_hash"] if b else None],
                "lines": [a["line"] if a else None, b["line"] if b else None], "volume_aas": None, "latency_aas": None}
+        if (a or b).get("plans_both"):
+            row["plans"] = [a["plans"] if a else None, b["plans"] if b else None, (a or b)["plans_both"]]
         (x0, x1), (p0, p1) = row["executions_per_s"], row["elapsed_per_exec_ms"]
         if x0 and x1 and p0 is not None and p1 is not None:
             row["volume_aas"] = round((x1 - x0) * (p0 + p1) / 2000.0, 6)
             row["latency_aas"] = round((p1 - p0) / 1000.0 * (x0 + x1) / 2.0, 6)
         rows.append(row)
     rows.sort(key=lambda r: -abs(r["delta_aas"]))
-    return {"statements": rows[:TOP], "count": {"before": len(s0), "after": len(s1)},
-            "note": "SQL ordered by Elapsed Time is a top-N list: a statement on one side only may have run below the "
+    return {"statements": rows[:TOP], "count": {"before": len(s0), "after": len(s1)}, "source": source,
+            "note": f"{source.split(' (')[0]} is a top-N list: a statement on one side only may have run below the "
                     "other side's print threshold; its absence is counted as zero"}
 
 
@@ -65,8 +94,14 @@ def sql_words(row: dict) -> str:
     out = f"{row['sql_id']} {row['delta_aas']:+.3g} AAS ({row['status']})"
     (x0, x1), (p0, p1) = row["executions_per_s"], row["elapsed_per_exec_ms"]
     if x0 and x1:
-        from .decompose import _ratio_words
+        from .decompose import _ms, _ratio_words
         out += f": executions/s {_ratio_words(x0, x1)}"
         if p0 is not None and p1 is not None:
-            out += f", elapsed per execution {p0:.3g} → {p1:.3g} ms"
+            out += (f", elapsed per execution {_ms(p0)} → {_ms(p1)} ms" if max(p0, p1) < 10_000 else
+                    f", elapsed per execution {p0 / 1000:,.0f} → {p1 / 1000:,.0f} s")
+    plans = row.get("plans")
+    if plans and plans[2] and plans[2] > max(p or 0 for p in plans[:2]):
+        out += f", the execution plan changed between the periods ({plans[0]} and {plans[1]}, {plans[2]} over both)"
+    elif plans and plans[2] and plans[2] > 1:
+        out += f", {plans[2]} execution plans"
     return out

@@ -74,6 +74,10 @@ def collect_events(b: Builder) -> None:
         m.event_basis = "all-bg" if bg_sec is not None else "all"
         for row in all_sec:
             t, srcs = _seconds(row, "wait_events")
+            if t is None and r.db_time_s and row.values.get("pct_db_time") is not None:
+                # a 10g compare-period report prints each event's share of DB time, its waits per second and
+                # average, but not its seconds: the share of the period's DB time is the time
+                t, srcs = row.values["pct_db_time"] / 100.0 * r.db_time_s, (row_source("wait_events", row, "pct_db_time"),)
             if not row.name or t is None or is_idle_row(row.name, row.text) or row.name.lower() in m.fg_events:
                 continue
             srcs = list(srcs)

@@ -101,6 +101,8 @@ SECTION_TITLES: tuple[tuple[str, str, str], ...] = (
      "Instance Activity Stats (Key and Other merged)"),
     ("sql_by_elapsed", r"^sql ordered by elapsed",
      "SQL ordered by Elapsed Time"),
+    ("sql_comparison_elapsed", r"^top sql comparison by elapsed time",
+     "Top SQL Comparison by Elapsed Time (compare-period reports)"),
     ("sql_by_cpu", r"^sql ordered by cpu",
      "SQL ordered by CPU Time"),
     ("sql_by_user_io", r"^sql ordered by user i/o",

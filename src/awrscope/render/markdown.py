@@ -125,13 +125,25 @@ def render_markdown(doc: dict) -> str:
     if doc.get("issues"):
         out += ["", "## Parse issues", "", "| Level | Section | Line | Message |", "|---|---|---:|---|"]
         out += [f"| {i['level']} | {_md(i['section'] or '')} | {i['line'] or ''} | {_md(i['message'])} |" for i in doc["issues"]]
-    out += change_markdown(doc.get("change")) if doc.get("change") else []
+    out += change_markdown(doc.get("change")) + sql_change_markdown(doc.get("sql_change")) if doc.get("change") else []
     for k, p in enumerate(doc.get("periods") or (), 1):
         r = p["report"]
         body = render_markdown(dict(p, source=doc["source"])).split("\n")[2:]  # the period's own verdict, one level down
         out += ["", f"## Period {k}: snaps {r['begin_snap']}-{r['end_snap']}"] + \
                [("#" + line) if line.startswith("#") else line for line in body]
     return "\n".join(out)
+
+
+def sql_change_markdown(sc: dict | None, level: str = "##") -> list[str]:
+    """The statements whose elapsed time per second changed most, one table row each."""
+    if not sc or not sc["statements"]:
+        return []
+    from ..change.sql import sql_words
+    out = [f"{level} SQL that changed", "", f"From {_md(sc.get('source') or 'SQL ordered by Elapsed Time')}.", "",
+           "| Statement | Change | Module / text |", "|---|---|---|"]
+    out += [f"| `{_md(r['sql_id'])}` | {_md(sql_words(r).split(' ', 1)[1])} | {_md(r['module'] or '')} {_md(r['text'][:60])} |"
+            for r in sc["statements"][:10]]
+    return out + ["", _md(sc["note"]), ""]
 
 
 def change_markdown(ch: dict | None, level: str = "##") -> list[str]:
@@ -151,12 +163,7 @@ def change_markdown(ch: dict | None, level: str = "##") -> list[str]:
 def compare_markdown(doc: dict) -> str:
     out = [f"# awrscope compare ({doc['mode']})", "", "- " + side_line(doc["before"]), "- " + side_line(doc["after"]), ""]
     out += change_markdown(doc.get("change"))
-    sc = doc.get("sql_change")
-    if sc and sc["statements"]:
-        from ..change.sql import sql_words
-        out += ["## SQL that changed", "", "| Statement | Change | Module / text |", "|---|---|---|"]
-        out += [f"| `{_md(r['sql_id'])}` | {_md(sql_words(r).split(' ', 1)[1])} | {_md(r['module'] or '')} {_md(r['text'][:60])} |"
-                for r in sc["statements"][:10]] + ["", _md(sc["note"]), ""]
+    out += sql_change_markdown(doc.get("sql_change"))
     out += ["**Effect**: " + ("; ".join(doc["effect"]) if doc["effect"] else "no change of note"), ""]
     c = doc["comparability"]
     out += ["**Comparable**: yes" if c["comparable"] else "**Not comparable**: " + "; ".join(c["warnings"]), ""]

@@ -69,7 +69,7 @@ def render_text(doc: dict) -> str:
         out.append(f"  period {k}: snaps {r['begin_snap']}-{r['end_snap']}"
                    + (f", {r['begin_time'][:19]} .. {(r.get('end_time') or '?')[:19]}" if r.get("begin_time") else ""))
     if doc.get("change"):
-        out += [""] + change_lines(doc["change"], "  ")
+        out += [""] + change_lines(doc["change"], "  ") + sql_change_lines(doc.get("sql_change"), "  ")
     out += _body(doc)
     for k, p in enumerate(doc.get("periods") or (), 1):
         r = p["report"]
@@ -219,16 +219,17 @@ def change_lines(ch: dict | None, indent: str = "") -> list[str]:
     return out + [""]
 
 
-def sql_change_lines(sc: dict | None) -> list[str]:
-    """The statements whose elapsed time per second changed most (SQL ordered by Elapsed Time of both sides)."""
+def sql_change_lines(sc: dict | None, indent: str = "") -> list[str]:
+    """The statements whose elapsed time per second changed most (SQL ordered by Elapsed Time of both sides, or
+    a compare-period report's Top SQL Comparison)."""
     if not sc or not sc["statements"]:
         return []
     from ..change.sql import sql_words
 
-    out = ["SQL that changed (SQL ordered by Elapsed Time; AAS = elapsed time per second):"]
+    out = [f"{indent}SQL that changed ({sc.get('source') or 'SQL ordered by Elapsed Time'}; AAS = elapsed time per second):"]
     for r in sc["statements"][:8]:
-        out.append(f"  {sql_words(r)} - {r['module'] + '; ' if r['module'] else ''}{r['text'][:60]}")
-    return out + [f"  ({sc['note']})", ""]
+        out.append(f"{indent}  {sql_words(r)} - {r['module'] + '; ' if r['module'] else ''}{r['text'][:60]}")
+    return out + [f"{indent}  ({sc['note']})", ""]
 
 
 def _count(n: int, noun: str) -> str:

@@ -101,7 +101,7 @@ def map_blocks(blocks: list[Block], issues: list[ParseIssue],
 def _build_diff(det: Detected, header_tables: list, blocks: list[Block], issues: list[ParseIssue], text: str) -> Report:
     """A compare-period report: two period Reports plus the printed %Diff figures.
     The document's own header and times are the first period's."""
-    from .diff_report import build_periods, period_headers, text_header_tables
+    from .diff_report import build_periods, period_headers, text_header_tables, title_times
 
     if det.format == "text":
         header_tables = text_header_tables(text)
@@ -109,9 +109,15 @@ def _build_diff(det: Detected, header_tables: list, blocks: list[Block], issues:
     template = Report(kind=det.kind, format=det.format, version=headers[0].version or det.version,
                       header=headers[0], sections={}, issues=issues)
     periods, diff = build_periods(blocks, headers, template, map_blocks)
-    for p in periods:
+    exact = title_times(text) if det.format == "text" else [None, None]
+    for p, times in zip(periods, exact):
         _fill_db_name(p, issues)
         _derive_times(p)
+        # the header's minutes are rounded to 0.1 (15.0 for 901.55 s): take the titles' seconds when they agree
+        if times and (p.elapsed_s is None or abs(times[0] - p.elapsed_s) <= 0.02 * times[0]):
+            p.elapsed_s = times[0]
+        if times and (p.db_time_s is None or abs(times[1] - p.db_time_s) <= 0.02 * times[1]):
+            p.db_time_s = times[1]
     template.periods = periods
     template.diff = diff
     template.generation = _generation(det.kind, template.version, {})

@@ -210,16 +210,41 @@ def _title_names(text: str, tables: list[RawTable]) -> RawTable | None:
     return RawTable([_TITLE_NAMES] + [col for col, _ in missing], [], rows[0][0], rows)
 
 
+_PERIOD_TIMES = {which: re.compile(rf"\b{which}\s+DB/Inst:[^(\n]*\(Elapsed time:\s*([\d.,]+)\s*sec\s+DB time:\s*([\d.,]+)\s*sec", re.I)
+                 for which in ("First", "Second")}
+
+
+def title_times(text: str) -> list[tuple[float, float] | None]:
+    """Each period's (elapsed, DB time) in seconds as the text sections' titles print them ('First DB/Inst: ...
+    (Elapsed time: 901.55 sec  DB time: 6404.55 sec)'), finer than the header's minutes to one decimal."""
+    out: list[tuple[float, float] | None] = []
+    for pattern in _PERIOD_TIMES.values():
+        m = pattern.search(text, 0, 200_000)  # the first titles follow the header closely
+        out.append((float(m.group(1).replace(",", "")), float(m.group(2).replace(",", ""))) if m else None)
+    return out
+
+
+#: Sections read whole into ``Report.diff``: a row holds both periods of one statement.
+WHOLE = frozenset({"sql_comparison_elapsed"})
+
+
 def build_periods(blocks: list[Block], headers: list[Header], template: Report,
                   map_blocks) -> tuple[list[Report], dict[str, Section]]:
     """Two period Reports mapped by the registry, and the %Diff sections."""
     period_blocks: list[list[Block]] = [[], []]
     diff_blocks: list[Block] = []
+    whole: dict[str, Section] = {}
     for b in blocks:
         firsts, seconds, diffs = [], [], []
         title = _period_title(b.title)
+        spec = lookup(title)
+        if spec is not None and spec.key in WHOLE:  # both periods in one row per statement: kept whole
+            sec = spec.mapper(b, spec.key, [])
+            if sec is not None and spec.key not in whole:
+                whole[spec.key] = sec
+            continue
         # a title no mapper reads: its tables are never looked at, do not cut them
-        for t in (b.tables if lookup(title) is not None else ()):
+        for t in (b.tables if spec is not None else ()):
             f, s, d = split_table(t)
             firsts.append(f)
             seconds.append(s)
@@ -235,7 +260,7 @@ def build_periods(blocks: list[Block], headers: list[Header], template: Report,
         sections = map_blocks(period_blocks[k], issues)
         periods.append(Report(kind="awr", format=template.format, version=headers[k].version or template.version,
                               header=headers[k], sections=sections, issues=issues))
-    diff: dict[str, Section] = {}
+    diff: dict[str, Section] = dict(whole)
     for b in diff_blocks:
         spec = lookup(b.title)
         if spec is None or spec.key in diff:

@@ -73,6 +73,7 @@ MAPPERS: dict[str, Mapper] = {
     "thread_activity": activity.map_thread_activity,
     "instance_activity_absolute": activity.map_activity_absolute,
     "instance_activity": activity.map_instance_activity,
+    "sql_comparison_elapsed": misc.map_sql_comparison,
     "sql_by_elapsed": misc.map_sql,
     "sql_by_cpu": misc.map_sql,
     "sql_by_user_io": misc.map_sql,

@@ -333,3 +333,87 @@ def map_addm_findings(block: Block, key: str, issues: list[ParseIssue]) -> Secti
     units = {names.get(k, k): u for k, u in sec.units.items()}
     units.update({"aas": "sessions", "pct_active_sessions": "%"})
     return make_section(key, sec.title, sec.line, units, rows, sec.notes)
+
+
+#: (field, words a compare-period column must contain, period marker) of "Top SQL Comparison by Elapsed Time".
+_COMPARISON_COLUMNS = (
+    ("pct_db_time_1st", "% of db time", "1st"), ("pct_db_time_2nd", "% of db time", "2nd"),
+    ("elapsed_per_exec_ms_1st", "elapsed time (ms) per exec", "1st"),
+    ("elapsed_per_exec_ms_2nd", "elapsed time (ms) per exec", "2nd"),
+    ("executions_1st", "#executions", "1st"), ("executions_2nd", "#executions", "2nd"),
+)
+_COMPARISON_UNITS = {"pct_db_time_1st": "%", "pct_db_time_2nd": "%", "elapsed_per_exec_ms_1st": "ms",
+                     "elapsed_per_exec_ms_2nd": "ms", "executions_1st": "stat", "executions_2nd": "stat"}
+
+
+def map_sql_comparison(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    """A compare-period report's "Top SQL Comparison by Elapsed Time", whole (not cut into periods): per SQL Id
+    its share of each period's DB time, elapsed per execution and executions ('N/A' or blank: not captured in
+    that period), the '#Plans 1st/2nd/Both' cell and the SQL text (HTML: a column; text: the lines below)."""
+    for table in block.tables:
+        cols = [" ".join(c.lower().split()) for c in (_grouped_columns(block, table) or table.columns)]
+        id_idx = next((k for k, c in enumerate(cols) if c == "sql id"), None)
+        if id_idx is None:
+            continue
+        where = {}
+        for field, words, period in _COMPARISON_COLUMNS:
+            k = next((k for k, c in enumerate(cols) if words in c and c.endswith(period)), None)
+            if k is not None:
+                where[field] = k
+        if "pct_db_time_1st" not in where or "pct_db_time_2nd" not in where:
+            continue
+        plans_idx = next((k for k, c in enumerate(cols) if "#plans" in c), None)
+        text_idx = next((k for k, c in enumerate(cols) if c == "sql text"), None)
+        rows: list[dict] = []
+        for line, cells, raw in _comparison_lines(table):
+            ident = cells[id_idx].strip() if cells is not None and id_idx < len(cells) else ""
+            if _SQL_ID.match(ident):
+                values = {f: parse_number(cells[k]).value for f, k in where.items() if k < len(cells)}
+                text = {"sql_id": ident}
+                if plans_idx is not None and plans_idx < len(cells) and cells[plans_idx].strip():
+                    text["plans"] = " ".join(cells[plans_idx].split())
+                if text_idx is not None and text_idx < len(cells) and cells[text_idx].strip():
+                    text["sql_text"] = cells[text_idx].strip()[:1000]
+                rows.append({"id": ident, "line": line, "values": values, "text": text})
+            elif rows and cells is None and raw.strip():  # text: the statement's text follows its figures
+                t = rows[-1]["text"]
+                t["sql_text"] = (t.get("sql_text", "") + raw.strip())[:1000]
+        if rows:
+            return make_section(key, block.title, block.line, _COMPARISON_UNITS,
+                                [Row(r["id"], r["line"], r["values"], r["text"]) for r in rows], block.notes)
+    return None
+
+
+def _grouped_columns(block: Block, table) -> list[str] | None:
+    """Text: the column names under a group title spanning several columns ('Elapsed Time % of DB time' over
+    '1st  1st Total  2nd  2nd Total  Diff'), read from the group's own underline: group title + column name."""
+    if not table.spans or not block.lines:
+        return None
+    from ..text.tables import dash_runs
+
+    j = table.header_line - block.first_line
+    if j < 3 or j >= len(block.lines):
+        return None
+    names_line, group_runs, group_line = block.lines[j - 1], dash_runs(block.lines[j - 2]), block.lines[j - 3]
+    if not group_runs:
+        return None
+    out = []
+    for a, b in table.spans:
+        own = names_line[a:b].strip()
+        # the group's title may run past its underline: read it up to the next group's start
+        group = next((group_line[ga:nxt].strip() for (ga, gb), nxt in zip(group_runs, [r[0] for r in group_runs[1:]] + [None])
+                      if ga <= a and b <= gb + 1), "")
+        out.append(f"{group} {own}".strip())
+    return out
+
+
+def _comparison_lines(table):
+    """(line, cells or None, raw): text lines are cut only when they start with a SQL Id (the statement's text
+    lines below are not figures); HTML rows come cut."""
+    if not table.spans:
+        for line, cells in table.rows:
+            yield line, cells, ""
+        return
+    for line, raw in table.raw_rows:
+        first = raw.split(None, 1)[:1]
+        yield (line, table.cut(raw), raw) if first and _SQL_ID.match(first[0]) else (line, None, raw)
