@@ -11,9 +11,13 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 from pathlib import Path
 
 import pytest
+
+from conftest import CORPUS
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(REPO / "src"), "AWRSCOPE_DEBUG": ""}
@@ -55,14 +59,27 @@ def cli_json(*args: str, code: int | tuple[int, ...] = 0):
     return json.loads(cli(*args, code=code).stdout)
 
 
-def session(work, *server_args: str, env: dict | None = None):
-    """Spawn `python -m awrscope mcp SERVER_ARGS`, initialise a ClientSession, run ``await work(s)``."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "awrscope", "mcp", *server_args],
-                                   env={"PYTHONPATH": str(REPO / "src"), **(env or {})}, cwd=str(REPO))
+#: what the tests read: the checkout (README.md), the corpus and pytest's temporary directories
+TEST_ROOTS = ("--root", str(REPO), "--root", str(CORPUS.parent), "--root", tempfile.gettempdir())
+
+
+def session(work, *server_args: str, env: dict | None = None, roots: tuple[str, ...] = TEST_ROOTS,
+            cwd: Path = REPO, client_roots: list[Path] | None = None):
+    """Spawn `python -m awrscope mcp ROOTS SERVER_ARGS`, initialise a ClientSession (granting ``client_roots``
+    as MCP roots when given), run ``await work(s)``."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "awrscope", "mcp", *roots, *server_args],
+                                   env={"PYTHONPATH": str(REPO / "src"), **(env or {})}, cwd=str(cwd))
+    callback = None
+    if client_roots is not None:
+        from mcp_types import ListRootsResult, Root
+
+        async def callback(context):
+            return ListRootsResult(roots=[Root(uri=p.resolve().as_uri()) for p in client_roots])
 
     async def main(errlog):
         with anyio.fail_after(SESSION_S):
-            async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as s:
+            async with stdio_client(params, errlog=errlog) as (read, write), \
+                    ClientSession(read, write, list_roots_callback=callback) as s:
                 await s.initialize()
                 return await work(s)
 
@@ -295,3 +312,184 @@ def test_store_url_from_the_db_option(store_file):
     got = ok(session(work, "--db", str(store_file)))
     assert got == cli_json("db", "list", "--format", "json", "--db", str(store_file), "--kind", "statspack")
     assert got["total"] == 3
+
+
+# -- the wire itself: malformed and oversized messages (issue 28) ---------------------------------------------
+
+class RawServer:
+    """`awrscope mcp` spoken to line by line, as a careless or hostile client would: the SDK's client only
+    ever sends well-formed messages. Replies are read on a thread so a missing one fails after REPLY_S
+    instead of hanging the test."""
+
+    REPLY_S = 30
+
+    def __init__(self, *args: str, cwd: Path = REPO):
+        import queue
+
+        self.p = subprocess.Popen([sys.executable, "-m", "awrscope", "mcp", *args], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV, cwd=cwd)
+        self.replies: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        init = self.call({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                          "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                     "clientInfo": {"name": "raw", "version": "0"}}})
+        assert "result" in init, init
+        self.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+
+    def _read(self) -> None:
+        for line in self.p.stdout:
+            self.replies.put(line)
+
+    def send(self, data: bytes) -> None:
+        self.p.stdin.write(data)
+        self.p.stdin.flush()
+
+    def reply(self) -> tuple[dict, int]:
+        line = self.replies.get(timeout=self.REPLY_S)  # queue.Empty: the server never answered
+        return json.loads(line), len(line)
+
+    def call(self, message: dict) -> dict:
+        self.send(json.dumps(message).encode() + b"\n")
+        return self.reply()[0]
+
+    def tool(self, rid: int, name: str, arguments: dict) -> dict:
+        return self.call({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
+                          "params": {"name": name, "arguments": arguments}})
+
+    def peak_rss_kib(self) -> int:
+        status = Path(f"/proc/{self.p.pid}/status").read_text()
+        return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")))
+
+    def close(self) -> int:
+        self.p.stdin.close()
+        try:
+            return self.p.wait(timeout=self.REPLY_S)
+        finally:
+            if self.p.poll() is None:
+                self.p.kill()
+
+
+@pytest.fixture
+def raw():
+    servers: list[RawServer] = []
+
+    def start(*args: str, cwd: Path = REPO) -> RawServer:
+        servers.append(RawServer(*args, cwd=cwd))
+        return servers[-1]
+
+    yield start
+    for s in servers:
+        if s.p.poll() is None:
+            s.p.kill()
+            s.p.wait()
+
+
+def test_malformed_messages_get_json_rpc_errors(raw):
+    s = raw(*TEST_ROOTS)
+    cases = [(b"not json at all\n", -32700, None),
+             (b'{"jsonrpc": "2.0", "id": 3, "method": \n', -32700, None),  # cut short
+             (b"\xff\xfe{}\n", -32700, None),  # not UTF-8
+             (b"[]\n", -32600, None),
+             (b'[{"jsonrpc": "2.0", "id": 4, "method": "ping"}]\n', -32600, None),  # a batch: MCP has none
+             (b"42\n", -32600, None),
+             (b'{"jsonrpc": "2.0", "id": 5, "method": 17}\n', -32600, 5),  # the id is usable: the client's
+             (b'{"jsonrpc": "1.0", "id": "a", "method": "ping"}\n', -32600, "a"),
+             (b'{"jsonrpc": "2.0", "id": [1], "method": "ping"}\n', -32600, None),  # an unusable id: null
+             (b'{"id": 6}\n', -32600, 6)]
+    for line, code, rid in cases:
+        s.send(line)
+        got, _ = s.reply()
+        assert got["jsonrpc"] == "2.0" and got["error"]["code"] == code and got["id"] == rid, (line, got)
+        assert "Traceback" not in got["error"]["message"]
+    s.send(b"\n   \n")  # blank lines are no message: nothing comes back for them, the next call is answered
+    assert s.call({"jsonrpc": "2.0", "id": 7, "method": "ping"}) == {"jsonrpc": "2.0", "id": 7, "result": {}}
+    assert s.call({"jsonrpc": "2.0", "id": 8, "method": "no/such"})["error"]["code"] == -32601  # the SDK's
+    assert s.close() == 0
+
+
+def test_an_oversized_message_is_refused_without_being_held(raw):
+    s = raw(*TEST_ROOTS)
+    before = s.peak_rss_kib()
+    payload = b"x" * (1 << 20)
+    s.send(b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "analyze_report", '
+           b'"arguments": {"path": "')
+    for _ in range(100):  # 100 MiB in one line
+        s.send(payload)
+    s.send(b'"}}}\n')
+    got, size = s.reply()
+    assert got["error"]["code"] == -32600 and got["id"] is None and "more than" in got["error"]["message"]
+    assert size < 1000  # the message is not quoted back
+    # held whole, 100 MiB would raise the peak by at least that much (the SDK's line, then its str)
+    assert s.peak_rss_kib() - before < 32 * 1024, (before, s.peak_rss_kib())
+    # the stream is still in step: the next message is read as one
+    assert s.call({"jsonrpc": "2.0", "id": 10, "method": "ping"})["id"] == 10
+    just_under = {"jsonrpc": "2.0", "id": 11, "method": "ping", "params": {"_meta": {"pad": "y" * 1_000_000}}}
+    assert s.call(just_under)["id"] == 11
+    assert s.close() == 0
+
+
+# -- what may be read: the client's roots, else the server's --root (issue 28) ---------------------------------
+
+def _refused(reply: dict, path: str) -> str:
+    result = reply["result"]
+    assert result["isError"], result
+    text = result["content"][0]["text"]
+    assert text == f"awrscope: {path}: not under a directory this server may read (the client's roots, or the " \
+                   "server's --root)", text
+    return text
+
+
+def test_reads_only_under_the_root_option(raw, corpus, tmp_path):
+    inside = tmp_path / "granted"
+    inside.mkdir()
+    report = inside / "a.txt"
+    shutil.copy(corpus / ANALYZED[0], report)
+    (inside / "link.txt").symlink_to(corpus / ANALYZED[2])  # inside by name, outside in fact
+    outside = str(corpus / ANALYZED[2])
+    s = raw("--root", str(inside))
+
+    got = s.tool(1, "analyze_report", {"path": str(report)})
+    assert not got["result"].get("isError") and got["result"]["structuredContent"]["source"]["path"] == str(report)
+    # existing or not, a file outside gets the same line: the answer says nothing about the file system
+    _refused(s.tool(2, "analyze_report", {"path": "/etc/passwd"}), "/etc/passwd")
+    _refused(s.tool(3, "analyze_report", {"path": "/etc/no-such-file"}), "/etc/no-such-file")
+    _refused(s.tool(4, "analyze_report", {"path": outside}), outside)
+    _refused(s.tool(5, "analyze_report", {"path": str(inside / ".." / ".." / "x")}), str(inside / ".." / ".." / "x"))
+    _refused(s.tool(6, "analyze_report", {"path": str(inside / "link.txt")}), str(inside / "link.txt"))
+    _refused(s.tool(7, "trend_reports", {"paths": ["/etc"]}), "/etc")
+    _refused(s.tool(8, "trend_reports", {"paths": ["/etc/*"]}), "/etc/*")
+    _refused(s.tool(9, "trend_reports", {"paths": [str(inside)]}), str(inside / "link.txt"))  # what it would list
+    _refused(s.tool(10, "analyze_report", {"path": str(report), "config": "/etc/passwd"}), "/etc/passwd")
+    _refused(s.tool(11, "compare_reports", {"before": str(report), "after": outside}), outside)
+    _refused(s.tool(12, "get_finding_evidence", {"path": outside, "finding_id": "G05"}), outside)
+    _refused(s.tool(13, "analyze_report", {"path": str(report) + "\x00.txt"}), str(report) + "\\x00.txt")
+    assert s.close() == 0
+
+
+def test_the_working_directory_is_the_default_root(raw, corpus, tmp_path):
+    shutil.copy(corpus / ANALYZED[0], tmp_path / "a.txt")
+    s = raw(cwd=tmp_path)
+    assert not s.tool(1, "analyze_report", {"path": "a.txt"})["result"].get("isError")
+    _refused(s.tool(2, "analyze_report", {"path": str(corpus / ANALYZED[0])}), str(corpus / ANALYZED[0]))
+    _refused(s.tool(3, "analyze_report", {"path": "../a.txt"}), "../a.txt")
+    assert s.close() == 0
+
+
+def test_the_client_roots_decide(corpus, tmp_path):
+    granted, other = tmp_path / "granted", tmp_path / "other"
+    for d in (granted, other):
+        d.mkdir()
+        shutil.copy(corpus / ANALYZED[0], d / "a.txt")
+
+    async def work(s):
+        return [await s.call_tool("analyze_report", {"path": str(granted / "a.txt")}),
+                await s.call_tool("analyze_report", {"path": str(other / "a.txt")})]
+
+    # no --root: the client's roots replace the working directory (here `other`)
+    yes, no = session(work, roots=(), cwd=other, client_roots=[granted])
+    assert ok(yes)["source"]["path"] == str(granted / "a.txt")
+    assert error_line(no).startswith(f"awrscope: {other / 'a.txt'}: not under a directory")
+    # --root given: a path must be under it and under a client root
+    yes, no = session(work, roots=("--root", str(other)), client_roots=[granted, other])
+    assert error_line(yes).startswith(f"awrscope: {granted / 'a.txt'}: not under a directory")
+    assert ok(no)["source"]["path"] == str(other / "a.txt")

@@ -19,7 +19,11 @@ _NO_SDK = ("awrscope: the mcp command needs the Model Context Protocol SDK (mcp>
 @click.option("--max-size", type=int, default=None, help="Refuse inputs larger than this many MiB (default: as analyze).")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes for a trend over several inputs (0: one per core).")
-def mcp_cmd(db_url: str | None, config_path: str | None, max_size: int | None, jobs: int) -> None:
+@click.option("--root", "roots", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="A directory whose files the tools may read (repeatable). Without it: the client's roots when "
+                   "it grants some, else the working directory; with it, a path must also be under a client root.")
+def mcp_cmd(db_url: str | None, config_path: str | None, max_size: int | None, jobs: int,
+            roots: tuple[str, ...]) -> None:
     """Serve awrscope's tools to an AI assistant over stdio (Model Context Protocol; docs/mcp.md).
 
     Deterministic, read-only tools (analyze, compare, trend, rules, the report store, a finding's
@@ -33,4 +37,4 @@ def mcp_cmd(db_url: str | None, config_path: str | None, max_size: int | None, j
         sys.exit(EXIT_UNUSABLE)
     from .server import serve_stdio
 
-    serve_stdio(db_url=db_url, config_path=config_path, max_size_mib=max_size, jobs=jobs)
+    serve_stdio(db_url=db_url, config_path=config_path, max_size_mib=max_size, jobs=jobs, roots=list(roots))

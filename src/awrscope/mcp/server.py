@@ -14,13 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from .. import __version__
 from ..errors import internal_message
+from . import roots as roots_
 from . import tools
 from .tools import Result, ToolFailure
 
@@ -35,7 +36,7 @@ INSTRUCTIONS = (
     "documents: metrics with their formulas, findings ranked by the DB time they cost, each with evidence "
     "(report section and line). Quote numbers from these documents rather than estimating them; "
     "get_finding_evidence gives the report lines behind a finding. Paths are read on the machine running the "
-    "server (absolute paths are safest). Rules: explain_rule and the awrscope://rules resource; document "
+    "server (absolute paths are safest), only under the client's roots or the server's --root directories. Rules: explain_rule and the awrscope://rules resource; document "
     "schemas: awrscope://schema/{analysis,compare,trend,parse}.")
 
 Path_ = Annotated[str, Field(description="A report file on this machine (text or HTML, or a .gz/.zip holding one "
@@ -53,10 +54,15 @@ def schema_path(name: str) -> Path | None:
     return None
 
 
-def _call(tool: str, work: Callable[[], Result]) -> CallToolResult:
-    """Run one tool: its document, or a tool error with the CLI's one line (a bug: one line naming it)."""
+def _call(tool: str, work: Callable[[], Result], guard: Callable[[], None] | None = None) -> CallToolResult:
+    """Run one tool: its document, or a tool error with the CLI's one line (a bug: one line naming it).
+    ``guard`` first refuses paths the server may not read."""
     try:
+        if guard is not None:
+            guard()
         r = work()
+    except roots_.OutsideRoots as e:
+        return CallToolResult(content=[TextContent(type="text", text=str(e))], is_error=True)
     except ToolFailure as e:
         return CallToolResult(content=[TextContent(type="text", text=str(e))], is_error=True)
     except Exception as e:
@@ -70,20 +76,34 @@ def _call(tool: str, work: Callable[[], Result]) -> CallToolResult:
 
 
 def build_server(db_url: str | None = None, config_path: str | None = None, max_size_mib: int | None = None,
-                 jobs: int = 1) -> MCPServer:
+                 jobs: int = 1, roots: list[str] | None = None) -> MCPServer:
     """The server with its tools and resources; ``db_url`` as ``awrscope db --db`` (None: $AWRSCOPE_DB or the
-    default SQLite file, opened only when a store tool is called)."""
+    default SQLite file, opened only when a store tool is called). Report and config paths of a tool call are
+    read only under the client's roots when it grants some, else under ``roots`` (None: the working
+    directory); roots given explicitly also bound the client's (a path must be under both)."""
     server = MCPServer(name="awrscope", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    server_roots = roots_.resolve(roots if roots else [os.getcwd()])
+    explicit = bool(roots)
 
     def cfg(config: str | None) -> str | None:
         return config if config else config_path
 
+    def guard(ctx: Context | None, *paths: str | None) -> Callable[[], None]:
+        """Refuse, before anything is read, a path outside what the server may read (paths the server's own
+        options name, its --config, are the operator's and not checked)."""
+        def run() -> None:
+            client = _client_roots(ctx)
+            allowed = [client] + ([server_roots] if explicit else []) if client else [server_roots]
+            roots_.check([p for p in paths if p], allowed)
+        return run
+
     @server.tool(annotations=READ_ONLY)
-    def analyze_report(path: Path_, config: Config = None) -> CallToolResult:
+    def analyze_report(path: Path_, config: Config = None, ctx: Context = None) -> CallToolResult:
         """Analyse one AWR, Statspack, ASH or ADDM report: the analysis document of `awrscope analyze --format
         json` (docs/analysis.schema.json): verdict, metrics with formulas, findings ranked by the DB time they
         cost with evidence (section and line), what-ifs, observations, rules not applicable, parse issues."""
-        return _call("analyze_report", lambda: tools.analyze_report(path, cfg(config), max_size_mib))
+        return _call("analyze_report", lambda: tools.analyze_report(path, cfg(config), max_size_mib),
+                     guard(ctx, path, config))
 
     @server.tool(annotations=READ_ONLY)
     def compare_reports(
@@ -95,23 +115,26 @@ def build_server(db_url: str | None = None, config_path: str | None = None, max_
                                                                      "[5, 10]: adds the scalability figure.")] = None,
             run_elapsed: Annotated[list[float] | None, Field(description="Elapsed seconds of the two runs' work "
                                                                          "(default: the reports' elapsed).")] = None,
+            ctx: Context = None,
     ) -> CallToolResult:
         """Compare two reports (before/after), or the two periods of one compare-period report: the document of
         `awrscope compare --format json` (docs/compare.schema.json): metrics per second and per transaction,
         events, findings that came and went, what-if predictions checked against the measurement."""
         return _call("compare_reports", lambda: tools.compare_reports(before, after, cfg(config), streams,
-                                                                      run_elapsed, max_size_mib))
+                                                                      run_elapsed, max_size_mib),
+                     guard(ctx, before, after, config))
 
     @server.tool(annotations=READ_ONLY)
     def trend_reports(
             paths: Annotated[list[str], Field(description="Report files, directories, globs, .gz or .zip archives.",
                                               min_length=1)],
-            config: Config = None, begin: When = None, end: When = None,
+            config: Config = None, begin: When = None, end: When = None, ctx: Context = None,
     ) -> CallToolResult:
         """One row per snapshot window in time order (one database), or a fleet view worst first (several
         databases): the document of `awrscope trend --format json` (docs/trend.schema.json). Inputs that cannot
         be read are error rows in the document; begin/end keep the windows overlapping that range."""
-        return _call("trend_reports", lambda: tools.trend_reports(paths, cfg(config), begin, end, jobs, max_size_mib))
+        return _call("trend_reports", lambda: tools.trend_reports(paths, cfg(config), begin, end, jobs, max_size_mib),
+                     guard(ctx, *[p for p in paths if p != "-"], config))
 
     @server.tool(annotations=READ_ONLY)
     def explain_rule(rule_id: Annotated[str, Field(description="A rule id (R01-R16, G01-...) or its slug.")]
@@ -169,13 +192,14 @@ def build_server(db_url: str | None = None, config_path: str | None = None, max_
                                                          "the analysis document.")],
             period: Annotated[int | None, Field(ge=1, le=2, description="For a compare-period report: its "
                                                                         "period (1 or 2).")] = None,
-            config: Config = None,
+            config: Config = None, ctx: Context = None,
     ) -> CallToolResult:
         """The report lines behind one finding of analyze_report: for each evidence item its metric, value and
         threshold, and for each source its section, row, field, line number, value and the raw text of that
         line of the file (culprits too), so every number can be checked against the report itself."""
         return _call("get_finding_evidence", lambda: tools.finding_evidence(path, finding_id, period, cfg(config),
-                                                                            max_size_mib))
+                                                                            max_size_mib),
+                     guard(ctx, path, config))
 
     @server.resource("awrscope://rules", name="rules", title="awrscope diagnosis rules",
                      description="Every rule with its documentation and default thresholds.",
@@ -202,7 +226,48 @@ def _schema_resource(server: MCPServer, name: str) -> None:
         return p.read_text(encoding="utf-8")
 
 
-def serve_stdio(**kwargs: Any) -> None:
-    """Run over stdin/stdout until the client closes them. Logs go to stderr; stdout carries only protocol."""
+def _client_roots(ctx: Context | None) -> list[str] | None:
+    """The directories of the client's roots (roots/list), or None when it grants none or cannot say. Called
+    in the tool's worker thread: the request goes out on the server's event loop."""
+    if ctx is None:
+        return None
+    try:
+        session = ctx.session
+        caps = session.client_capabilities
+        if caps is None or caps.roots is None:
+            return None
+        import anyio.from_thread
+
+        listed = anyio.from_thread.run(session.list_roots)
+    except Exception:  # noqa: BLE001 - no answer: the server's own --root directories bound the read
+        logging.getLogger("awrscope.mcp").warning("roots/list failed: using the server's --root directories",
+                                                  exc_info=bool(os.environ.get("AWRSCOPE_DEBUG")))
+        return None
+    return roots_.from_uris([str(r.uri) for r in listed.roots]) or None
+
+
+def serve_stdio(max_message_bytes: int | None = None, **kwargs: Any) -> None:
+    """Run over stdin/stdout until the client closes them. Logs go to stderr; stdout carries only protocol.
+    stdin goes through :class:`transport.BoundedLines`: a cap on one message, an error reply to every line
+    that is not a message."""
+    import warnings
+
+    import anyio
+    from mcp.server.stdio import stdio_server
+    from mcp.shared.exceptions import MCPDeprecationWarning
+
+    from .transport import MAX_MESSAGE_BYTES, BoundedLines, claim_stdin
+
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    build_server(**kwargs).run("stdio")
+    warnings.filterwarnings("ignore", category=MCPDeprecationWarning)  # roots/list: what clients send today
+    server = build_server(**kwargs)
+    lines = BoundedLines(claim_stdin(), max_message_bytes or MAX_MESSAGE_BYTES)
+
+    async def run() -> None:
+        # MCPServer.run_stdio_async with the bounded stdin: the low-level server is what it runs there
+        low = server._lowlevel_server
+        async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
+            lines.attach(write_stream)
+            await low.run(read_stream, write_stream, low.create_initialization_options())
+
+    anyio.run(run)

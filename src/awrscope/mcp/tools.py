@@ -65,7 +65,7 @@ def parse_when(text: str | None, end_of_day: bool = False) -> datetime | None:
     try:
         t = datetime.fromisoformat(text.strip())
     except ValueError:
-        raise _fail(f"--begin/--end {text!r}: expected YYYY-MM-DD[ HH:MM[:SS]]") from None
+        raise _fail(f"--begin/--end {_shown(text)}: expected YYYY-MM-DD[ HH:MM[:SS]]") from None
     if end_of_day and len(text.strip()) <= 10:
         t += timedelta(days=1) - timedelta(seconds=1)
     return t
@@ -344,3 +344,8 @@ def finding_evidence(path: str, finding_id: str, period: int | None = None, conf
            "period": period, "finding": {k: f.get(k) for k in ("id", "slug", "title", "severity", "confidence")},
            "listed_under": where, "evidence": evidence, "culprits": culprits}
     return _result(out, _to_json(out))
+
+
+def _shown(text: str, most: int = 40) -> str:
+    """A value quoted in an error line, cut: a 50,000-character argument is not echoed back whole."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
