@@ -7,6 +7,8 @@ that use them (tests/test_startup_imports.py).
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import gc
 import os
 import sys
@@ -14,7 +16,7 @@ import sys
 import click
 
 from .. import __version__
-from ..errors import EXIT_INTERNAL, AwrscopeError, internal_message
+from ..errors import EXIT_INTERNAL, EXIT_UNUSABLE, AwrscopeError, internal_message
 from .multi import compare_cmd, trend_cmd
 from .report import analyze_cmd, parse_cmd, rules_cmd
 from .trace import trace_cmd
@@ -53,13 +55,41 @@ class _Main(click.Group):
             click.echo(f"awrscope: {e}", err=True)
             sys.exit(e.exit_code)
         except BrokenPipeError:  # `awrscope ... | head`: the reader has what it wanted
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
+            _drop_stdout()
             sys.exit(0)
+        except OSError as e:
+            if e.errno not in _ENVIRONMENT:
+                raise_or_report(ctx, e)
+            # the machine's state (a full disk, a read-only mount, a missing permission), not a bug of ours
+            _drop_stdout()
+            what = "cannot write " if e.errno in _WRITE_ERRORS else ""
+            click.echo(f"awrscope: {what}{e.filename or 'the output'}: {e.strerror or e}", err=True)
+            sys.exit(EXIT_UNUSABLE)
         except Exception as e:  # noqa: BLE001 - a bug: its own exit code, so CI can tell it from bad input
-            if os.environ.get("AWRSCOPE_DEBUG"):
-                raise
-            click.echo(f"awrscope: {internal_message(ctx.invoked_subcommand or 'awrscope', e)}", err=True)
-            sys.exit(EXIT_INTERNAL)
+            raise_or_report(ctx, e)
+
+
+def raise_or_report(ctx: click.Context, e: Exception):
+    if os.environ.get("AWRSCOPE_DEBUG"):
+        raise e
+    click.echo(f"awrscope: {internal_message(ctx.invoked_subcommand or 'awrscope', e)}", err=True)
+    sys.exit(EXIT_INTERNAL)
+
+
+#: errno values that say the machine cannot take the write (or grant the access), not that awrscope is wrong
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO}
+_ENVIRONMENT = _WRITE_ERRORS | {errno.EACCES, errno.EPERM, errno.EMFILE, errno.ENFILE, errno.ENOMEM}
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null: what its buffer still holds would fail again at exit's flush (a second
+    error, and exit status 120 instead of ours)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})

@@ -45,8 +45,11 @@ def load_config_or_exit(path: str | None) -> dict:
 
     try:
         return load_config(path)
-    except (OSError, ValueError) as e:
-        click.echo(f"awrscope: cannot read config {path}: {e}", err=True)
+    except OSError as e:
+        click.echo(f"awrscope: cannot read config {path}: {e.strerror or e}", err=True)
+        sys.exit(EXIT_UNUSABLE)
+    except ValueError as e:
+        click.echo(f"awrscope: cannot use config {path}: {e}", err=True)
         sys.exit(EXIT_UNUSABLE)
 
 #: Extensions of files awrscope does not write: text in them would open as a broken document
@@ -193,7 +196,7 @@ def parse_when(text: str | None, end_of_day: bool = False):
     try:
         t = datetime.fromisoformat(text.strip())
     except ValueError:
-        click.echo(f"awrscope: --begin/--end {text!r}: expected YYYY-MM-DD[ HH:MM[:SS]]", err=True)
+        click.echo(f"awrscope: --begin/--end {_shown(text)}: expected YYYY-MM-DD[ HH:MM[:SS]]", err=True)
         sys.exit(EXIT_UNUSABLE)
     if end_of_day and len(text.strip()) <= 10:
         t += timedelta(days=1) - timedelta(seconds=1)
@@ -205,3 +208,8 @@ def in_window(begin: str | None, end: str | None, since, until) -> bool | None:
     from ..change.trend import in_window as overlaps
 
     return overlaps(begin, end, since, until)
+
+
+def _shown(text: str, most: int = 40) -> str:
+    """A value quoted in an error line, cut: a 50,000-character argument is not echoed back whole."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"

@@ -10,7 +10,7 @@ import os
 import re
 import sqlite3
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Iterator, Protocol, Sequence
 from urllib.parse import unquote, urlparse
@@ -43,33 +43,53 @@ class SQLiteConnection:
     dialect = "sqlite"
 
     def __init__(self, path: str):
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._in_tx = False
+        #: this connection made the file: a store that could not be set up is removed, never left half made
+        self.created = path != ":memory:" and not os.path.lexists(path)
+        try:
+            if path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot open SQLite store {path}: {e.strerror or e}") from None
         try:
             # autocommit mode (isolation_level=None): transactions are explicit BEGIN/COMMIT
             self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as e:
             raise StoreError(f"cannot open SQLite store {path}: {e}") from None
-        self._db.execute("PRAGMA foreign_keys = ON")
-        # readers (the web app) never block the importer. Switching a fresh file to WAL needs it alone and
-        # ignores the busy timeout: a second process opening it at that moment retries instead of failing
-        for attempt in range(100):
-            try:
-                self._db.execute("PRAGMA journal_mode = WAL")
-                break
-            except sqlite3.OperationalError as e:
-                if "locked" not in str(e) or attempt == 99:
-                    raise StoreError(f"cannot open SQLite store {path}: {e}") from None
-                time.sleep(0.05)
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        self._in_tx = False
-        self.path = path
+        try:
+            self._db.execute("PRAGMA foreign_keys = ON")
+            # readers (the web app) never block the importer. Switching a fresh file to WAL needs it alone and
+            # ignores the busy timeout: a second process opening it at that moment retries instead of failing
+            for attempt in range(100):
+                try:
+                    self._db.execute("PRAGMA journal_mode = WAL")
+                    break
+                except sqlite3.OperationalError as e:
+                    if "locked" not in str(e) or attempt == 99:
+                        raise
+                    time.sleep(0.05)
+            self._db.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.Error as e:
+            self.discard()
+            raise StoreError(f"cannot open SQLite store {path}: {e}") from None
+
+    def discard(self) -> None:
+        """Close; and when this connection created the file, remove it with its journal files."""
+        with suppress(sqlite3.Error, AttributeError):
+            self._db.close()
+        if self.created:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with suppress(OSError):
+                    os.unlink(self.path + suffix)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
-        return self._db.execute(sql, tuple(params)).fetchall()
+        with self._environment():
+            return self._db.execute(sql, tuple(params)).fetchall()
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        self._db.executemany(sql, rows)
+        with self._environment():
+            self._db.executemany(sql, rows)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -77,21 +97,42 @@ class SQLiteConnection:
             yield
             return
         # IMMEDIATE takes the write lock at once: two importers queue instead of deadlocking
-        self._db.execute("BEGIN IMMEDIATE")
+        self.execute("BEGIN IMMEDIATE")
         self._in_tx = True
         try:
             yield
         except BaseException:
-            self._db.execute("ROLLBACK")
+            with suppress(sqlite3.Error):  # SQLite may have rolled back already (a full disk does)
+                self._db.execute("ROLLBACK")
             raise
         else:
-            self._db.execute("COMMIT")
+            try:
+                self.execute("COMMIT")
+            except BaseException:
+                with suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+                raise
         finally:
             self._in_tx = False
+
+    @contextmanager
+    def _environment(self) -> Iterator[None]:
+        """The machine's refusals (a full disk, a read-only file, an I/O error, a file that is no database) as
+        StoreError, one line naming the store; an error in awrscope's own SQL stays what it is, a bug."""
+        try:
+            yield
+        except sqlite3.Error as e:
+            if (getattr(e, "sqlite_errorcode", 0) & 0xFF) in _SQLITE_ENVIRONMENT:
+                raise StoreError(f"SQLite store {self.path}: {e}") from None
+            raise
 
     def close(self) -> None:
         self._db.close()
 
+
+#: primary result codes of a store the machine cannot use as asked: SQLITE_PERM, BUSY, LOCKED, NOMEM, READONLY,
+#: IOERR, CORRUPT, FULL, CANTOPEN, NOTADB
+_SQLITE_ENVIRONMENT = {3, 5, 6, 7, 8, 10, 11, 13, 14, 26}
 
 _QMARK = re.compile(r"\?")
 

@@ -16,6 +16,19 @@ DB_OPTION = click.option("--db", "db_url", envvar="AWRSCOPE_DB", default=None, m
                               "(default: $AWRSCOPE_DB, else awrscope.sqlite3 in the user data directory).")
 
 
+def _config(path: str | None) -> dict:
+    """The --config file, or exit 2 with one line naming it (as the report commands say it)."""
+    from ..analysis import load_config
+
+    try:
+        return load_config(path)
+    except OSError as e:
+        click.echo(f"awrscope: cannot read config {path}: {e.strerror or e}", err=True)
+    except ValueError as e:
+        click.echo(f"awrscope: cannot use config {path}: {e}", err=True)
+    sys.exit(EXIT_UNUSABLE)
+
+
 def _open(db_url: str | None):
     from . import Store
 
@@ -44,9 +57,7 @@ def db_import(paths: tuple[str, ...], db_url: str | None, jobs: int | None, conf
     """Import reports (files, directories, globs, .gz, .zip). Idempotent: known content adds nothing.
 
     Exit 2 when an input could not be imported (the others still are)."""
-    from ..analysis import load_config
-
-    config = load_config(config_path) if config_path else {}
+    config = _config(config_path)
     store = _open(db_url)
     started = time.perf_counter()
 
@@ -66,17 +77,31 @@ def db_import(paths: tuple[str, ...], db_url: str | None, jobs: int | None, conf
     finally:
         store.close()
     counts = {s: sum(1 for r in results if r.status == s) for s in ("added", "duplicate", "skipped", "error")}
+    if counts["error"] and not counts["added"] and not counts["duplicate"] and getattr(store.conn, "created", False):
+        store.conn.discard()  # a store this run created and put nothing in (a full disk): not left behind
     from ..loader import skip_summary
 
     summary = skip_summary([(r.name, r.message or "not a report") for r in results if r.status == "skipped"])
     if summary:
         click.echo(f"awrscope: {summary}", err=True)
     skipped = f"{counts['skipped']} skipped, " if counts["skipped"] else ""
+    reasons = _reasons([(r.name, r.message or "") for r in results if r.status == "error"])
     click.echo(f"{counts['added']} added, {counts['duplicate']} already stored, {skipped}{counts['error']} failed "
-               f"in {time.perf_counter() - started:.1f} s", err=True)
+               f"in {time.perf_counter() - started:.1f} s" + (f"; failed: {reasons}" if reasons else ""), err=True)
     if counts["error"]:
         sys.exit(failure_code([r.message or "" for r in results if r.status == "error"]))
     sys.exit(EXIT_OK)
+
+
+def _reasons(failed: list[tuple[str, str]], shown: int = 3) -> str:
+    """Why inputs failed, most frequent first: 'no such file (2), not stored (... disk is full) (1)'."""
+    by: dict[str, int] = {}
+    for name, message in failed:
+        reason = message[len(name) + 2:] if name and message.startswith(name + ": ") else message
+        by[reason] = by.get(reason, 0) + 1
+    ranked = sorted(by.items(), key=lambda kv: -kv[1])
+    text = ", ".join(f"{reason} ({n})" for reason, n in ranked[:shown])
+    return text + (f" and {len(ranked) - shown} other reason(s)" if len(ranked) > shown else "")
 
 
 @db_group.command("list")
@@ -156,9 +181,7 @@ def db_delete(report_ids: tuple[int, ...], db_url: str | None) -> None:
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="Rule thresholds (TOML).")
 def db_reanalyze(report_ids: tuple[int, ...], db_url: str | None, config_path: str | None) -> None:
     """Re-parse and re-analyse stored reports from their stored bytes (all, or the ids given)."""
-    from ..analysis import load_config
-
-    config = load_config(config_path) if config_path else {}
+    config = _config(config_path)
     started = time.perf_counter()
     with _open(db_url) as store:
         results = store.reanalyze(config, report_ids or None,

@@ -14,7 +14,8 @@ from .. import __version__
 from ..errors import InputError
 from ..documents import all_findings
 from ..parsers.source import DEFAULT_MAX_BYTES, Source, expand_inputs
-from .backend import Connection, connect, default_url
+from ..limits import MAX_FILTER_CHARS
+from .backend import Connection, StoreError, connect, default_url
 from .backend import migrate as _migrate
 from .ingest import COMPRESSION, Failed, Prepared, decompress, prepare
 
@@ -47,7 +48,12 @@ class Store:
         self.url = url or default_url()
         self.conn = conn or connect(self.url)
         if migrate:
-            _migrate(self.conn)
+            try:
+                _migrate(self.conn)
+            except BaseException:
+                if conn is None and getattr(self.conn, "created", False):
+                    self.conn.discard()  # a store this run began and could not set up (a full disk): no husk
+                raise
 
     # -- context manager -------------------------------------------------------------------------------------
     def close(self) -> None:
@@ -165,7 +171,10 @@ class Store:
             if item.skipped:
                 return ImportResult(item.name, "skipped", message=item.skipped)
             return ImportResult(item.name, "error", message=item.message)
-        rid, added = self.add(item)
+        try:
+            rid, added = self.add(item)
+        except StoreError as e:  # a full disk, a read-only file: this report is not stored, the next may be
+            return ImportResult(item.name, "error", message=f"{item.name}: not stored ({e})")
         top = (all_findings(item.doc) or [{}])[0].get("title")
         return ImportResult(item.name, "added" if added else "duplicate", rid, db_name=item.meta.get("db_name"),
                             top_finding=top)
@@ -217,6 +226,9 @@ class Store:
         clauses, params = [], []
         if any("\x00" in v for v in (db, instance, since, until, finding, kind, severity) if v):
             raise InputError("a filter value holds a NUL character")  # PostgreSQL refuses it, SQLite's LIKE stops at it
+        longest = max((len(v) for v in (db, instance, since, until, finding, kind, severity) if v), default=0)
+        if longest > MAX_FILTER_CHARS:  # SQLite refuses a LIKE pattern past 50,000 bytes; no stored name is this long
+            raise InputError(f"a filter value of {longest:,} characters: at most {MAX_FILTER_CHARS:,}")
         if db:
             if db.isascii() and db.isdigit() and int(db) < 1 << 63:  # '²' is a digit to str.isdigit
                 clauses.append("(dbid = ? OR UPPER(db_name) = ?)")
