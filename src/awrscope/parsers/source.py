@@ -89,7 +89,7 @@ def iter_sources(inp: Input | str, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterat
     if isinstance(inp, str):
         inp = Input(inp)
     path, found = inp.path, inp.found
-    if "\x00" in path:  # no file system names one; os.stat would raise ValueError, not an OSError
+    if "\x00" in str(path):  # no file system names one; os.stat would raise ValueError, not an OSError
         raise InputError(f"{path!r}: a file name cannot hold a NUL character")
     if path == "-":
         data = sys.stdin.buffer.read(max_bytes + 1)
