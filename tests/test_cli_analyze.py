@@ -14,7 +14,11 @@ FIG4 = str(SEEDS / "ault_fig4_awr_disk.txt")
 def test_analyze_text_markdown_json(tmp_path):
     r = CliRunner()
     res = r.invoke(main, ["analyze", FIG4])
-    assert res.exit_code == 0 and "R04" in res.output and "what-if W3" in res.output
+    assert res.exit_code == 0 and "R04" in res.output and "what-if: " in res.output
+    # the rule ids of what-ifs, the key metrics and the rules not applicable are diagnosis internals: --verbose
+    assert "what-if W3" not in res.output and "key metrics:" not in res.output and "not applicable (" not in res.output
+    full = r.invoke(main, ["analyze", "--verbose", FIG4]).output
+    assert "what-if W3" in full and "key metrics: " in full and "not applicable (" in full
     # R01 addresses 1.1 % of DB time (below minor): listed among the observations, not ranked
     assert "observations" in res.output and "- R01 Redo write I/O latency bound" in res.output
     res = r.invoke(main, ["analyze", "--format", "markdown", FIG4])

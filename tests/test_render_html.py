@@ -309,7 +309,11 @@ def test_markdown_has_the_verdict_and_escapes_report_strings():
     ranked = [line for line in verdict.strip().splitlines() if line[:1].isdigit()]
     assert [line.split()[2] for line in ranked] == [f["id"] for f in doc["findings"]]
     assert f"**Load**: {doc['verdict']['load']['summary']}" in verdict
-    assert "## Commit path" in md and "## Key metrics" in md and "(bounds: lfs_ms_after" in md
+    assert "## Commit path" in md
+    # what only explains the diagnosis waits for --verbose (JSON always has it)
+    assert "## Key metrics" not in md and "(bounds: lfs_ms_after" not in md and "## Not applicable" not in md
+    full = render_markdown(doc, verbose=True)
+    assert "## Key metrics" in full and "(bounds: lfs_ms_after" in full
 
 
 def _ids_and_links(html: str) -> tuple[list[str], list[str]]:

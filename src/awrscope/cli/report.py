@@ -78,9 +78,12 @@ def parse_cmd(paths: tuple[str, ...], fmt: str, output: str | None, max_size: in
               help="Refuse inputs larger than this many MiB (after decompression).")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
               help="Parse several inputs in this many processes (0: one per core).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Text and Markdown: also what explains the diagnosis (rules not applicable and what they need, "
+                   "key metrics, rule ids, what-if bounds). JSON always carries all of it; HTML folds it away.")
 @time_window_options
 def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fail_on: str, config_path: str | None,
-                max_size: int, jobs: int, since: str | None, until: str | None) -> None:
+                max_size: int, jobs: int, verbose: bool, since: str | None, until: str | None) -> None:
     """Diagnose the write path of reports: metrics, findings ranked by impact in DB time, what-ifs.
 
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input, 3 internal error (a bug).
@@ -136,9 +139,9 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
         from ..render.html import render_analyses
         emit(render_analyses(list(zip(docs, reports))), output)
     elif fmt == "markdown":
-        emit("\n\n".join(render_markdown(d) for d in docs), output)
+        emit("\n\n".join(render_markdown(d, verbose=verbose) for d in docs), output)
     else:
-        emit("\n\n".join(render_text(d) for d in docs), output)
+        emit("\n\n".join(render_text(d, verbose=verbose) for d in docs), output)
     if failed:
         sys.exit(failure_code(failed))
     if fail_on != "none":

@@ -42,9 +42,9 @@ def owner_note(doc: dict, cp: dict) -> str:
     only points to a finding when that rule fired."""
     owner = cp.get("non_io_owner")
     if not owner or owner == "undetermined":
-        return "owner undetermined"
+        return "its cause is not determined from this report"
     fired = {f["id"] for f in doc.get("findings") or ()} | {f["id"] for f in doc.get("observations") or ()}
-    return f"-> {owner}" if owner in fired else f"{owner}'s to examine, below its threshold: no finding"
+    return f"-> {owner}" if owner in fired else "too small to be a finding"
 
 
 def instance_lines(doc: dict) -> list[str]:

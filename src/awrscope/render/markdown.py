@@ -22,7 +22,7 @@ def _md_range(v, unit: str = "") -> str:
     return fmt_num(v)
 
 
-def render_markdown(doc: dict) -> str:
+def render_markdown(doc: dict, verbose: bool = False) -> str:
     """The same verdict and tables as the HTML report, for tickets and chat (GitHub-flavoured Markdown).
     Every report string is escaped: a module or SQL text holding HTML shows as text."""
     r = doc["report"]
@@ -80,6 +80,8 @@ def render_markdown(doc: dict) -> str:
                 f"impact {fmt_num(f['impact']['db_time_s'])} s ({fmt_num(f['impact']['pct_db_time'])} % of DB time)", "",
                 "| Metric | Value | Unit | Threshold | Source |", "|---|---:|---|---|---|"]
         for e in f["evidence"]:
+            if not verbose and (e["value"] is None or (e["value"] == 0 and e["unit"] == "%")):
+                continue  # a share of 0 % proves nothing
             src = ", ".join(f"{_md(x['section'])} line {x['line']}" for x in e["source"] if x.get("line"))
             out.append(f"| {_md(e['metric'])} | {fmt_num(e['value'])} | {_md(e['unit'])} | {_md(e['threshold'] or '')} | {src} |")
         if f.get("culprits"):
@@ -96,7 +98,8 @@ def render_markdown(doc: dict) -> str:
             out.append(f"\n**Confirm**: {_md(f['confirm'])}  \n**Refute**: {_md(f['refute'])}")
         for w in f["whatif"]:
             bounds = "; ".join(f"{k} {_md_range(v)}" for k, v in (w.get("result") or {}).items())
-            out.append(f"\n- What-if {w['id']}: {_md(w['text'])}" + (f" (bounds: {bounds})" if bounds else "") +
+            out.append(f"\n- What-if: {_md(w['text'])}" if not verbose else
+                       f"\n- What-if {w['id']}: {_md(w['text'])}" + (f" (bounds: {bounds})" if bounds else "") +
                        f" (assumptions: {_md('; '.join(w['assumptions']))})")
         for c in f["caveats"]:
             out.append(f"- Caveat: {_md(c)}")
@@ -114,12 +117,13 @@ def render_markdown(doc: dict) -> str:
     if doc.get("observations"):
         out += ["", "## Observations", "", "No DB time to claim: shown, not ranked, not counted by `--fail-on`.", ""]
         out += [f"- {f['id']} {_md(f['title'])}" for f in doc["observations"]]
-    km = [(k, doc["metrics"][k]) for k in KEY_METRICS if k in doc.get("metrics", {}) and doc["metrics"][k]["value"] is not None]
+    km = [(k, doc["metrics"][k]) for k in KEY_METRICS
+          if verbose and k in doc.get("metrics", {}) and doc["metrics"][k]["value"] is not None]
     if km:
         out += ["", "## Key metrics", "", "| Metric | Value | Unit | Lines |", "|---|---:|---|---|"]
         out += [f"| {k} | {fmt_num(m['value'])} | {_md(m['unit'])} | "
                 f"{', '.join(str(s['line']) for s in m.get('source', []) if s.get('line'))} |" for k, m in km]
-    if doc["not_applicable"] and not doc.get("periods"):
+    if verbose and doc["not_applicable"] and not doc.get("periods"):
         out += ["", "## Not applicable", ""] + [f"- {n['id']} {_md(n['title'])}: needs {_md(', '.join(n['needs']))}"
                                                 for n in doc["not_applicable"]]
     if doc.get("issues"):
@@ -128,7 +132,7 @@ def render_markdown(doc: dict) -> str:
     out += change_markdown(doc.get("change")) + sql_change_markdown(doc.get("sql_change")) if doc.get("change") else []
     for k, p in enumerate(doc.get("periods") or (), 1):
         r = p["report"]
-        body = render_markdown(dict(p, source=doc["source"])).split("\n")[2:]  # the period's own verdict, one level down
+        body = render_markdown(dict(p, source=doc["source"]), verbose).split("\n")[2:]  # the period's own verdict, one level down
         out += ["", f"## Period {k}: snaps {r['begin_snap']}-{r['end_snap']}"] + \
                [("#" + line) if line.startswith("#") else line for line in body]
     return "\n".join(out)

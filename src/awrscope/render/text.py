@@ -19,7 +19,7 @@ def _header(doc: dict) -> list[str]:
             *[f"  WARNING: {w}" for w in reading_warnings(doc)]]
 
 
-def _verdict_lines(doc: dict) -> list[str]:
+def _verdict_lines(doc: dict, verbose: bool = False) -> list[str]:
     v = doc.get("verdict") or {}
     out = []
     j = doc.get("joined")
@@ -33,8 +33,11 @@ def _verdict_lines(doc: dict) -> list[str]:
         out += [f"    {line}" for line in instance_lines(doc)]
     h = v.get("headline")
     if h:
-        out.append(f"  headline ({h['id']}): {h['title']}")
-        out += _culprit_lines(h)
+        out.append(f"  verdict: {h['title']} [{h['severity'].upper()}]" + (f" ({h['id']})" if verbose else ""))
+        shown = {(c["kind"], c["name"]) for f in doc.get("findings") or () for c in f.get("culprits") or ()}
+        # a statement or segment under the verdict and under a finding is said once, with the finding
+        rest = [c for c in h.get("culprits") or () if verbose or (c["kind"], c["name"]) not in shown]
+        out += _culprit_lines(dict(h, culprits=rest))
     return out
 
 
@@ -62,7 +65,10 @@ def _ledger_lines(doc: dict) -> list[str]:
     return out
 
 
-def render_text(doc: dict) -> str:
+def render_text(doc: dict, verbose: bool = False) -> str:
+    """Window and load, the verdict, where the time went, the findings with their evidence, fix and how to
+    confirm it, then the rest; ``verbose`` adds what only explains the diagnosis (rules not applicable, key
+    metrics, rule ids, what-if bounds), all of which JSON always carries."""
     out = _header(doc)
     for k, p in enumerate(doc.get("periods") or (), 1):
         r = p["report"]
@@ -70,30 +76,39 @@ def render_text(doc: dict) -> str:
                    + (f", {r['begin_time'][:19]} .. {(r.get('end_time') or '?')[:19]}" if r.get("begin_time") else ""))
     if doc.get("change"):
         out += [""] + change_lines(doc["change"], "  ") + sql_change_lines(doc.get("sql_change"), "  ")
-    out += _body(doc)
+    out += _body(doc, verbose=verbose)
     for k, p in enumerate(doc.get("periods") or (), 1):
         r = p["report"]
         out += ["", f"  === period {k} of this compare-period report: snaps {r['begin_snap']}-{r['end_snap']}, elapsed "
                     f"{fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ==="]
-        out += _body(p, metrics=False)
+        out += _body(p, metrics=False, verbose=verbose)
     return "\n".join(out)
 
 
-def _body(doc: dict, metrics: bool = True) -> list[str]:
-    out = []
+def _commit_path_line(doc: dict) -> list[str]:
     cp = doc.get("commit_path")
-    if cp and cp.get("pct_db_time") is not None:
-        line = f"  commit path: log file sync {fmt_num(cp['lfs_ms'])} ms x {cp['lfs_waits']:,.0f} waits = {fmt_num(cp['pct_db_time'])} % of DB time"
-        if cp.get("io_part_pct_db_time") is not None:
-            line += f"; I/O part {fmt_num(cp['io_part_pct_db_time'])} %, non-I/O remainder {fmt_num(cp['non_io_part_pct_db_time'])} %"
-            if cp.get("non_io_range_pct_db_time"):
-                lo, hi = cp["non_io_range_pct_db_time"]
-                line += f" (range {fmt_num(lo)}-{fmt_num(hi)} %)"
-            note = owner_note(doc, cp)
-            line += f" {note}" if note.startswith("->") else f" ({note})"
-        out.append(line)
-    out += _verdict_lines(doc)
+    if not cp or cp.get("pct_db_time") is None:
+        return []
+    line = f"  commit path: log file sync {fmt_num(cp['lfs_ms'])} ms x {cp['lfs_waits']:,.0f} waits = {fmt_num(cp['pct_db_time'])} % of DB time"
+    if cp.get("io_part_pct_db_time") is not None:
+        line += f"; I/O part {fmt_num(cp['io_part_pct_db_time'])} %, non-I/O remainder {fmt_num(cp['non_io_part_pct_db_time'])} %"
+        if cp.get("non_io_range_pct_db_time"):
+            lo, hi = cp["non_io_range_pct_db_time"]
+            line += f" (range {fmt_num(lo)}-{fmt_num(hi)} %)"
+        note = owner_note(doc, cp)
+        line += f" {note}" if note.startswith("->") else f" ({note})"
+    return [line]
+
+
+def _evidence_shown(e: dict, verbose: bool) -> bool:
+    """A figure worth a line: printed, and (unless verbose) not a share of 0 % that proves nothing."""
+    return e["value"] is not None and (verbose or e["value"] != 0 or e["unit"] != "%")
+
+
+def _body(doc: dict, metrics: bool = True, verbose: bool = False) -> list[str]:
+    out = _verdict_lines(doc, verbose)
     out += _ledger_lines(doc)
+    out += _commit_path_line(doc)
     out.append("")
     if doc.get("periods"):
         out.append("  compare-period report: each period is diagnosed on its own below")
@@ -107,9 +122,7 @@ def _body(doc: dict, metrics: bool = True) -> list[str]:
                        f"(a view of the time the causes above claim: not added); confidence {f['confidence']}")
         else:
             out.append(f"     impact {fmt_num(imp['db_time_s'])} s = {fmt_num(imp['pct_db_time'])} % of DB time; confidence {f['confidence']}")
-        for e in f["evidence"][:6]:
-            if e["value"] is None:
-                continue
+        for e in [e for e in f["evidence"] if _evidence_shown(e, verbose)][:6]:
             src = e["source"][0] if e["source"] else None
             where = f"  [{src['section']} line {src['line']}]" if src and src.get("line") else ""
             th = f" (threshold {e['threshold']})" if e.get("threshold") else ""
@@ -117,8 +130,13 @@ def _body(doc: dict, metrics: bool = True) -> list[str]:
         out += [f"     {line}" for line in claim_lines(f)]
         out += _culprit_lines(f)
         out.append(f"     do: {f['recommendation']}")
+        if f.get("confirm"):
+            out.append(f"     confirm: {f['confirm']}")
+        if f.get("refute"):
+            out.append(f"     refute: {f['refute']}")
         for w in f["whatif"]:
-            out.append(f"     what-if {w['id']}: {w['text']}")
+            out.append(f"     what-if: {w['text']}" if not verbose else
+                       f"     what-if {w['id']}: {w['text']}" + "".join(f"; {k} {_range(v)}" for k, v in (w.get("result") or {}).items()))
         for c in f["caveats"]:
             out.append(f"     caveat: {c}")
     if doc.get("annotations"):
@@ -137,7 +155,7 @@ def _body(doc: dict, metrics: bool = True) -> list[str]:
         out += ["", "  observations (no DB time to claim; not ranked, not counted by --fail-on):"]
         for f in doc["observations"]:
             out.append(f"    - {f['id']} {f['title']}")
-    if doc["not_applicable"] and not doc.get("periods"):
+    if verbose and doc["not_applicable"] and not doc.get("periods"):
         out.append("")
         groups: dict[str, list[str]] = {}
         for n in doc["not_applicable"]:
@@ -150,11 +168,16 @@ def _body(doc: dict, metrics: bool = True) -> list[str]:
         out += ["", f"  issues ({len(problems)}; every one in --format json):"]
         for i in problems[:8]:
             out.append(f"    {i['level']}: {i['message']}" + (f" [{i['section']} line {i['line']}]" if i.get("line") else ""))
-    if metrics and doc["metrics"]:
+    if verbose and metrics and doc["metrics"]:
         out.append("")
         out.append("  key metrics: " + ", ".join(f"{k}={fmt_num(doc['metrics'][k]['value'])}" for k in KEY_METRICS
                                                  if k in doc["metrics"] and doc["metrics"][k]["value"] is not None))
     return out
+
+
+def _range(v) -> str:
+    return f"{fmt_num(v[0])}-{fmt_num(v[1])}" if isinstance(v, (list, tuple)) and len(v) == 2 else fmt_num(v) \
+        if isinstance(v, (int, float)) else str(v)
 
 
 def compare_text(doc: dict) -> str:

@@ -402,14 +402,16 @@ def aas_by_class(windows: list[dict], *, label: str, kind: str, classes: list[tu
         return Markup("")
     h, left, right, top, base = 250, 56, 12, 14, 176
     axis = TimeAxis(min(w["begin"] for w in windows), max(w["end"] for w in windows), left, W - right)
-    ymax = max(sum(v for v in w["parts"].values() if v > 0) for w in windows) or 1.0
+    ticks = nice_ticks(max(sum(v for v in w["parts"].values() if v > 0) for w in windows) or 1.0)
+    ymax = ticks[-1]
     scale = (base - top) / ymax
-    out = [_open(h, label, kind),
-           f'<text class="lbl" x="{left - 6}" y="{top + 4}" text-anchor="end">{escape(_compact(ymax))}</text>',
-           f'<line class="grid" x1="{left}" y1="{top}" x2="{W - right}" y2="{top}"/>',
-           f'<text class="lbl" x="{left - 6}" y="{base}" text-anchor="end">0</text>',
-           f'<text class="lbl" x="6" y="{(top + base) / 2:.0f}" transform="rotate(-90 6 {(top + base) / 2:.0f})" '
-           'text-anchor="middle" dominant-baseline="hanging">active sessions</text>']
+    out = [_open(h, label, kind), f'<text class="lbl" x="{left - 6}" y="{base}" text-anchor="end">0</text>']
+    for t in ticks[1:]:  # round values between 0 and the top, not only the maximum
+        y = base - t * scale
+        out += [f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{W - right}" y2="{y:.1f}"/>',
+                f'<text class="lbl" x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{escape(_compact(t))}</text>']
+    out.append(f'<text class="lbl" x="6" y="{(top + base) / 2:.0f}" transform="rotate(-90 6 {(top + base) / 2:.0f})" '
+               'text-anchor="middle" dominant-baseline="hanging">active sessions</text>')
     out += _axis_marks(axis, top, base)
     for m in marks or []:
         w = windows[m["i"]] if 0 <= m["i"] < len(windows) else None
