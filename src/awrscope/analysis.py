@@ -63,8 +63,12 @@ def _analyze_diff(report: Report, config: dict) -> dict:
             "per-period sections (this AWR Diff report is not split into periods by the parser yet)")
     doc["not_applicable"] = [{"id": r.id, "slug": r.slug, "title": r.title, "needs": [need],
                               "message": "not applicable: needs " + need} for r in RULES.values()]
-    doc["issues"] = doc["issues"] + [{"level": "warning", "section": None, "line": None,
-                                      "message": "AWR Diff report: metrics of the two periods are not mixed; " + need}]
+    doc["issues"] = doc["issues"] + [
+        {"level": "info", "section": None, "line": None,
+         "message": "compare-period report: each period is diagnosed on its own and what changed is computed from "
+                    "both; no figure mixes the two periods"} if report.periods else
+        {"level": "warning", "section": None, "line": None,
+         "message": "this compare-period report could not be split into its two periods: it is not diagnosed"}]
     return doc
 
 

@@ -30,6 +30,21 @@ def window_label(w: dict) -> str:
     return f"{t[:16]}..{e} {w['instance'] or ''} snaps {snaps}"
 
 
+def snaps_label(doc: dict) -> str:
+    """'snaps 1822-1823', both periods' for a compare-period report ('snaps 1822-1823 vs 1826-1827'), or ''
+    for a report that prints no snapshot ids (ASH, ADDM)."""
+    spans = [p["report"] for p in doc.get("periods") or ()] or [doc["report"]]
+    shown = [f"{r['begin_snap']}-{r['end_snap']}" for r in spans if r.get("begin_snap") is not None]
+    return "snaps " + " vs ".join(shown) if shown else ""
+
+
+def window_text(doc: dict, sep: str = "..") -> str:
+    """The window(s) the report covers: both periods' for a compare-period report, '' when none is printed."""
+    spans = [p["report"] for p in doc.get("periods") or ()] or [doc["report"]]
+    shown = [f"{r['begin_time'][:19]} {sep} {(r.get('end_time') or '?')[:19]}" for r in spans if r.get("begin_time")]
+    return " vs ".join(shown)
+
+
 def reading_warnings(doc: dict) -> list[str]:
     """Problems reading the report that bear on all its figures (truncated, an error, a report-wide warning):
     shown right under the header of every output, before any verdict, not only in the issues list at the end."""
@@ -112,3 +127,51 @@ def claim_lines(f: dict) -> list[str]:
            for e in f.get("explains") or ()]
     out += [f"also: {r['id']} {r['title']}: {r['note']}" for r in f.get("related") or ()]
     return out
+
+
+#: What a DBA calls each figure a finding rests on; the JSON keeps the ids (``metric``).
+EVIDENCE_LABELS = {
+    "aas": "average active sessions", "cpu_count": "CPUs (logical)", "cpu_cores": "CPU cores",
+    "host_cpu_busy_pct": "host CPU busy", "cpu_demand_ratio": "CPU demand (DB + background CPU per CPU)",
+    "cpu_queue_aas": "sessions waiting for CPU", "db_time_s": "DB time", "elapsed_s": "elapsed time",
+    "lfs_ms": "log file sync, per wait", "lfs_lfpw_ratio": "log file sync / LGWR write time",
+    "lfpw_ms_per_write": "LGWR write time (log file parallel write), per write",
+    "lgwr_ms_per_write": "LGWR write time, per write", "redo_write_ms": "redo write time per write (statistics)",
+    "redo_write_size_B": "redo per LGWR write", "non_io_residual_ms": "commit time not spent writing, per commit",
+    "lfs_waits_per_commit": "log file sync waits per commit", "commits_per_redo_write": "commits per LGWR write",
+    "poll_share": "share of commits that polled", "poll_bound_ms": "polling bound per commit",
+    "redo_rate_Bps": "redo per second", "redo_block_size_est": "redo block size (estimated)",
+    "log_switches_per_hour": "log switches per hour", "minutes_between_switches": "minutes between log switches",
+    "recommended_log_size_B": "log size for 20 minutes between switches", "est_log_size_B": "current log size (estimated)",
+    "log_size_ckpt_share": "checkpoints caused by log switches", "remote_sync_ms": "standby (SYNC) write time",
+    "temp_io_share": "TEMP share of I/O", "temp_ts_share": "TEMP share of tablespace I/O",
+    "temp_write_ms": "TEMP write time, per write", "temp_write_MBps": "TEMP writes per second",
+    "undo_block_write_share": "UNDO share of block writes", "undo_share_of_redo": "UNDO share of redo",
+    "ts_write_share": "share of the writes", "reuse_wait_share": "object-reuse waits, share of DB time",
+    "ro_wait_ms": "object-reuse wait time, per wait", "drop_buffers_written": "DBWR object drop buffers written",
+    "dfpw_ms": "DBWR write time (db file parallel write), per write", "unaccounted_s": "DB time not accounted for",
+    "unaccounted_pct": "DB time not accounted for, share", "logons_per_s": "logons per second",
+    "hard_parses_per_execution": "hard parses per execution", "rollback_ratio": "rollbacks per transaction",
+    "est_db_time_s": "advisory's estimated DB time", "est_phys_read_factor": "advisory's estimated physical reads factor",
+    "estd_extra_mb_to_disk": "advisory's estimated extra MB to disk", "bg_time_s": "background process time",
+    "io_fraction": "I/O part of the time", "share_of_reads": "share of the reads",
+}
+_KEYED = {"pct_db_time": "{}, share of DB time", "avg_ms": "{}, average per wait", "elapsed_s": "{}, elapsed time",
+          "time_s": "{}, time", "waits": "{}, waits"}
+
+
+def evidence_label(metric: str) -> str:
+    """'pct_db_time[log file sync]' -> 'log file sync, share of DB time'; 'lfs_ms' -> 'log file sync, per wait'; an
+    id without a label reads as words ('est_log_size_B' style suffixes dropped)."""
+    name, _, key = metric.partition("[")
+    if key:
+        key = key.rstrip("]")
+        return _KEYED.get(name, f"{_words(name)}: {{}}").format(key)
+    return EVIDENCE_LABELS.get(metric) or _words(metric)
+
+
+def _words(ident: str) -> str:
+    parts = ident.split("_")
+    if len(parts) > 1 and parts[-1] in ("ms", "s", "B", "Bps", "pct", "MBps", "mb", "MB"):
+        parts = parts[:-1]
+    return " ".join(parts)

@@ -3,7 +3,8 @@ tickets and chat. Every report string is escaped: a module or SQL text holding H
 from __future__ import annotations
 
 from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, owner_note,
-                     reading_warnings, side_line, window_label)
+                     evidence_label, reading_warnings, side_line, snaps_label, window_label,
+                     window_text)
 from .numbers import fmt_num
 
 
@@ -28,9 +29,10 @@ def render_markdown(doc: dict, verbose: bool = False) -> str:
     r = doc["report"]
     out = [f"# awrscope analysis: {_md(doc['source']['path'])}", "",
            f"{_md(r['kind'])} {_md(r['format'])} {_md(r['version'] or '?')} · db **{_md(r['db_name'])}** · "
-           f"instance(s) {_md(', '.join(r['instances']) or '?')} · host {_md(r['host'])} · snaps {r['begin_snap']}-{r['end_snap']}"
+           f"instance(s) {_md(', '.join(r['instances']) or '?')} · host {_md(r['host'])}"
+           + (f" · {snaps_label(doc)}" if snaps_label(doc) else "")
            + (f" · DBID {r['dbid']}" if r.get("dbid") else "")
-           + (f" · {r['begin_time'][:19]} → {(r.get('end_time') or '?')[:19]}" if r.get("begin_time") else ""),
+           + (f" · {window_text(doc, '→')}" if window_text(doc) else ""),
            "", f"elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({_md(r['db_time_basis'])}, "
            f"confidence {_md(r['db_time_confidence'])})", ""]
     out += [f"> **Warning:** {_md(w)}" for w in reading_warnings(doc)] + ([""] if reading_warnings(doc) else [])
@@ -83,7 +85,7 @@ def render_markdown(doc: dict, verbose: bool = False) -> str:
             if not verbose and (e["value"] is None or (e["value"] == 0 and e["unit"] == "%")):
                 continue  # a share of 0 % proves nothing
             src = ", ".join(f"{_md(x['section'])} line {x['line']}" for x in e["source"] if x.get("line"))
-            out.append(f"| {_md(e['metric'])} | {fmt_num(e['value'])} | {_md(e['unit'])} | {_md(e['threshold'] or '')} | {src} |")
+            out.append(f"| {_md(evidence_label(e['metric']))} | {fmt_num(e['value'])} | {_md(e['unit'])} | {_md(e['threshold'] or '')} | {src} |")
         if f.get("culprits"):
             out += ["", "| Culprit | Name | Measure | Share | Detail | Source |", "|---|---|---:|---:|---|---|"]
             for c in f["culprits"]:

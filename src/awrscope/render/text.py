@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..change.compare import pct_words
 from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, owner_note,
-                     reading_warnings, side_line, window_label)
+                     evidence_label, reading_warnings, side_line, snaps_label, window_label,
+                     window_text)
 from .numbers import fmt_num
 
 
@@ -11,11 +12,17 @@ from .numbers import fmt_num
 
 def _header(doc: dict) -> list[str]:
     r = doc["report"]
+    snaps, window = snaps_label(doc), window_text(doc)
+    times = (f"elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({r['db_time_basis']}, "
+             f"confidence {r['db_time_confidence']})")
+    if doc.get("periods"):
+        times = "; ".join(f"period {k}: elapsed {fmt_num(p['report']['elapsed_s'])} s, DB time {fmt_num(p['report']['db_time_s'])} s"
+                          for k, p in enumerate(doc["periods"], 1))
     return [f"{doc['source']['path']}",
-            f"  {r['kind']} {r['format']} {r['version'] or 'version not printed'}  db {r['db_name']}  instance(s) {', '.join(r['instances']) or '?'}  "
-            f"snaps {r['begin_snap']}-{r['end_snap']}" + (f"  dbid {r['dbid']}" if r.get("dbid") else ""),
-            *([f"  window {r['begin_time'][:19]} .. {(r.get('end_time') or '?')[:19]}"] if r.get("begin_time") else []),
-            f"  elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({r['db_time_basis']}, confidence {r['db_time_confidence']})",
+            f"  {r['kind']} {r['format']} {r['version'] or 'version not printed'}  db {r['db_name']}  instance(s) {', '.join(r['instances']) or '?'}"
+            + (f"  {snaps}" if snaps else "") + (f"  dbid {r['dbid']}" if r.get("dbid") else ""),
+            *([f"  window {window}"] if window else []),
+            f"  {times}",
             *[f"  WARNING: {w}" for w in reading_warnings(doc)]]
 
 
@@ -70,10 +77,6 @@ def render_text(doc: dict, verbose: bool = False) -> str:
     confirm it, then the rest; ``verbose`` adds what only explains the diagnosis (rules not applicable, key
     metrics, rule ids, what-if bounds), all of which JSON always carries."""
     out = _header(doc)
-    for k, p in enumerate(doc.get("periods") or (), 1):
-        r = p["report"]
-        out.append(f"  period {k}: snaps {r['begin_snap']}-{r['end_snap']}"
-                   + (f", {r['begin_time'][:19]} .. {(r.get('end_time') or '?')[:19]}" if r.get("begin_time") else ""))
     if doc.get("change"):
         out += [""] + change_lines(doc["change"], "  ") + sql_change_lines(doc.get("sql_change"), "  ")
     out += _body(doc, verbose=verbose)
@@ -85,10 +88,10 @@ def render_text(doc: dict, verbose: bool = False) -> str:
     return "\n".join(out)
 
 
-def _commit_path_line(doc: dict) -> list[str]:
+def _commit_path_line(doc: dict, verbose: bool = False) -> list[str]:
     cp = doc.get("commit_path")
-    if not cp or cp.get("pct_db_time") is None:
-        return []
+    if not cp or cp.get("pct_db_time") is None or (not verbose and cp["pct_db_time"] < 1.0):
+        return []  # commits that cost under 1 % of DB time are not part of the story
     line = f"  commit path: log file sync {fmt_num(cp['lfs_ms'])} ms x {cp['lfs_waits']:,.0f} waits = {fmt_num(cp['pct_db_time'])} % of DB time"
     if cp.get("io_part_pct_db_time") is not None:
         line += f"; I/O part {fmt_num(cp['io_part_pct_db_time'])} %, non-I/O remainder {fmt_num(cp['non_io_part_pct_db_time'])} %"
@@ -108,7 +111,7 @@ def _evidence_shown(e: dict, verbose: bool) -> bool:
 def _body(doc: dict, metrics: bool = True, verbose: bool = False) -> list[str]:
     out = _verdict_lines(doc, verbose)
     out += _ledger_lines(doc)
-    out += _commit_path_line(doc)
+    out += _commit_path_line(doc, verbose)
     out.append("")
     if doc.get("periods"):
         out.append("  compare-period report: each period is diagnosed on its own below")
@@ -125,8 +128,10 @@ def _body(doc: dict, metrics: bool = True, verbose: bool = False) -> list[str]:
         for e in [e for e in f["evidence"] if _evidence_shown(e, verbose)][:6]:
             src = e["source"][0] if e["source"] else None
             where = f"  [{src['section']} line {src['line']}]" if src and src.get("line") else ""
-            th = f" (threshold {e['threshold']})" if e.get("threshold") else ""
-            out.append(f"       - {e['metric']} = {fmt_num(e['value'])} {e['unit']}{th}{where}")
+            th = e.get("threshold") or ""
+            th = "" if not th else f" (threshold {th})" if th[0] in "<>=≥≤" or th.startswith("sum") else f" ({th})"
+            label = evidence_label(e["metric"]) + (f" ({e['metric']})" if verbose else "")
+            out.append(f"       - {label} = {_value(e['value'], e['unit'])}{th}{where}")
         out += [f"     {line}" for line in claim_lines(f)]
         out += _culprit_lines(f)
         out.append(f"     do: {f['recommendation']}")
@@ -167,12 +172,22 @@ def _body(doc: dict, metrics: bool = True, verbose: bool = False) -> list[str]:
     if problems:
         out += ["", f"  issues ({len(problems)}; every one in --format json):"]
         for i in problems[:8]:
-            out.append(f"    {i['level']}: {i['message']}" + (f" [{i['section']} line {i['line']}]" if i.get("line") else ""))
+            out.append(f"    {i['level']}: {i['message']}" + (f" [{i['section'] + ' ' if i.get('section') else ''}line {i['line']}]"
+                                                                  if i.get("line") else ""))
     if verbose and metrics and doc["metrics"]:
         out.append("")
         out.append("  key metrics: " + ", ".join(f"{k}={fmt_num(doc['metrics'][k]['value'])}" for k in KEY_METRICS
                                                  if k in doc["metrics"] and doc["metrics"][k]["value"] is not None))
     return out
+
+
+def _value(v: float, unit: str) -> str:
+    """A figure with the unit a reader needs: bytes in MiB/GiB once they are large, a count or ratio bare."""
+    if unit in ("B", "Bps") and abs(v) >= 2**20:
+        big = abs(v) >= 2**30
+        return f"{fmt_num(v / (2**30 if big else 2**20))} {'GiB' if big else 'MiB'}" + ("/s" if unit == "Bps" else "")
+    unit = "" if unit in ("count", "ratio", "stat") else unit
+    return f"{fmt_num(v)} {unit}".rstrip()
 
 
 def _range(v) -> str:

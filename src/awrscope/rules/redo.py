@@ -62,7 +62,10 @@ def r04(ctx: Context, th: dict):
         wi.append(w3_resize_logs(rate * 3600, new_size, sph, m.fg_time(CKPT), m.fg_time(SWC), m.v("db_time_s")))
     ev = [ctx.event_ev(CKPT, f"> {th['ckpt_pct']} % (EM warning), > {th['ckpt_critical_pct']} % critical"),
           ctx.ev("minutes_between_switches", ">= 15-20 min"),
-          ctx.ev("recommended_log_size_B"), ctx.ev("est_log_size_B")] + corro
+          Evidence("recommended_log_size_B", new_size, "B",
+                   f"20 minutes of redo at this report's average rate x1.5, at most {th['max_log_size_mib']:,.0f} MiB",
+                   note=(f"uncapped: {wanted / 2**20:,.0f} MiB" if wanted and wanted > cap else None)),
+          ctx.ev("est_log_size_B")] + corro
     title = f"Redo logs too small for the redo rate: checkpoint incomplete {ck:.1f} % of DB time" if ck >= 0.1 or not ck else \
         f"Redo logs too small for the redo rate: checkpoint incomplete {ck:.2g} % of DB time"
     if sph is not None:
