@@ -35,6 +35,8 @@ _DIFF = frozenset({"diff", "%diff", "diff:", "%diff:"})
 _LABEL_ALIASES = {
     "persecond(dbtime)": "per DB-time second",
     "persecond(elapsedtime)": "per Second",
+    # Operating System Statistics: the single-period report's 'Value' column (times in centi-seconds there too)
+    "value(centi-seconds)": "Value",
 }
 
 
