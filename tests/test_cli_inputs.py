@@ -396,3 +396,28 @@ def test_utf16_and_utf32_reports_with_a_bom_are_read(tmp_path):
         res = CliRunner().invoke(main, ["analyze", "--format", "json", str(p)])
         assert res.exit_code == 0, res.output
         assert '"db_name": "AULTDB"' in res.output and '"db_time_s": 10432.8' in res.output
+
+
+def test_output_file_mode_follows_the_umask_and_keeps_an_existing_mode(tmp_path):
+    # -o is written through a private temporary file; the result must be what '>' makes: 0666 less the umask
+    # for a new file (a report analysis holds no secret), the old mode for a file that exists
+    from click.testing import CliRunner
+    from conftest import SEEDS
+    from awrscope.cli import main
+    src = str(SEEDS / "ault_fig4_awr_disk.txt")
+    old = os.umask(0o022)
+    try:
+        new = tmp_path / "a.txt"
+        assert CliRunner().invoke(main, ["analyze", "-o", str(new), src]).exit_code == 0
+        assert stat.S_IMODE(os.stat(new).st_mode) == 0o644
+        os.umask(0o077)
+        kept = tmp_path / "b.txt"
+        kept.write_text("x")
+        os.chmod(kept, 0o640)
+        assert CliRunner().invoke(main, ["analyze", "-o", str(kept), src]).exit_code == 0
+        assert stat.S_IMODE(os.stat(kept).st_mode) == 0o640
+        other = tmp_path / "c.txt"
+        assert CliRunner().invoke(main, ["analyze", "-o", str(other), src]).exit_code == 0
+        assert stat.S_IMODE(os.stat(other).st_mode) == 0o600
+    finally:
+        os.umask(old)

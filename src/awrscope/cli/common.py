@@ -119,6 +119,9 @@ def emit(text: str, output: str | None) -> None:
         click.echo(f"awrscope: cannot write {output}: {e.strerror or e}", err=True)
         sys.exit(EXIT_UNUSABLE)
     try:
+        # the file the shell's '>' would make: 0666 less the umask (an existing output keeps its own mode)
+        mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)  # not text + "\n": a page of the whole corpus is 46 MB to copy
             fh.write("\n")
@@ -135,6 +138,12 @@ def emit(text: str, output: str | None) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # reading the umask means setting it: put it back at once
+    os.umask(mask)
+    return mask
 
 
 _FD_PATH = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
