@@ -3,6 +3,7 @@ severity (materiality, spec C.0) and confidence (spec 0.3) helpers."""
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -207,6 +208,22 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 
+_SPEC_REF = re.compile(r"\bspec [A-Z]\d+[A-Za-z0-9./]*(?: \([^)]*\))?(?:; |\.$|$)")
+
+
+def public_doc(doc: str) -> str:
+    """A rule's documentation as users read it: the project's internal spec numbers ('spec R01/C.2') left to the
+    source; the published references stay."""
+    out = []
+    for line in doc.splitlines():
+        if line.startswith("References:"):
+            line = _SPEC_REF.sub("", line).rstrip("; ")
+            if line.strip() == "References:":
+                continue
+        out.append(line)
+    return "\n".join(out)
+
+
 def rule(id: str, slug: str, title: str, family: str = "write", culprits: tuple[str, ...] = (), **thresholds):
     """Register a rule: thresholds are declared here, beside the rule, and can be overridden by config.
     family "headline": its finding heads the verdict instead of being ranked (the top of DB time is
@@ -215,7 +232,8 @@ def rule(id: str, slug: str, title: str, family: str = "write", culprits: tuple[
     orders (rules/culprits.py) that name who causes a finding, tried in turn."""
 
     def deco(func):
-        RULES[id] = Rule(id, slug, title, thresholds, func, inspect.cleandoc(func.__doc__ or ""), family, tuple(culprits))
+        RULES[id] = Rule(id, slug, title, thresholds, func, public_doc(inspect.cleandoc(func.__doc__ or "")), family,
+                         tuple(culprits))
         return func
 
     return deco

@@ -312,7 +312,7 @@ def g09(ctx: Context, th: dict):
 @rule("G10", "cpu-wait", "Sessions waiting for CPU (run queue)", family="general", culprits=("sql:cpu", "sql:gets"), pct=10.0)
 def g10(ctx: Context, th: dict):
     """DB time that is neither DB CPU nor an instrumented wait >= 10 % of DB time (metric
-    unaccounted_s): sessions were runnable but not running, queued for a CPU (spec P08), also on a
+    unaccounted_s): sessions were runnable but not running, queued for a CPU, also on a
     host that looks idle by BUSY_TIME when SMT threads are counted as CPUs (AIX, SPARC) or a
     virtual machine is starved by its hypervisor. OS_CPU_WAIT_TIME (cpu_queue_aas) confirms it, or
     a host >= 80 % busy; without OS figures, sessions on CPU or in the gap outnumbering the CPUs.
