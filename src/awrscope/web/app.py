@@ -1,12 +1,16 @@
 """The awrscope web app (FastAPI): upload, list, analysis, compare, trend, rules.
 
 Every page has a JSON twin under /api (described at /openapi.json). Pages read
-the store; uploads are parsed in worker processes (see :mod:`.worker`).
+the store; uploads, and the stored reports a page must parse again, are parsed
+in worker processes (see :mod:`.worker`).
 """
 from __future__ import annotations
 
+import asyncio
 import hmac
+import logging
 import secrets
+import sqlite3
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -21,17 +25,21 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.formparsers import MultiPartException
+from starlette.requests import ClientDisconnect
 
 from .. import __version__
+from ..errors import AwrscopeError
 from ..store import ImportResult, Store
 from ..store.ingest import Failed
-from .embed import analysis_html, compare_html, renderer_id, report_css, report_js, trend_html
+from .embed import renderer_id, report_css, report_js, trend_html
 from .views import SEVERITY_ORDER, fmt_num, line_chart, rules_doc
-from .security import (CSRF_FIELD, LOCAL_HOSTS, MIN_TOKEN_LENGTH, SECURITY_HEADERS, SESSION_COOKIE, AuthThrottle,
-                       content_disposition, cross_site, host_name)
-from .worker import ParseLimits, ParsePool
+from .failures import environment_failure
+from .security import (AUTH_COOKIE, CSRF_FIELD, LOCAL_HOSTS, MIN_TOKEN_LENGTH, SECURITY_HEADERS, SESSION_COOKIE,
+                       AuthThrottle, Proxies, Sessions, content_disposition, cross_site, host_name)
+from .worker import PageRefused, ParseLimits, ParsePool
 
 HERE = Path(__file__).parent
+_log = logging.getLogger("uvicorn.error")
 MAX_FILES = 50
 MAX_TEXT_LINES = 200_000  # the report-text page shows at most this many lines (a 64 MB upload has ~1 million)
 
@@ -93,56 +101,70 @@ _ENV.globals["version"] = __version__
 
 def create_app(db_url: str | None = None, token: str | None = None, limits: ParseLimits | None = None,
                max_request_bytes: int | None = None, config: dict | None = None,
-               allowed_hosts: Iterable[str] = ()) -> FastAPI:
+               allowed_hosts: Iterable[str] = (), trusted_proxies: Iterable[str] | Proxies = ()) -> FastAPI:
     if token is not None and len(token) < MIN_TOKEN_LENGTH:
         raise ValueError(f"the token must be at least {MIN_TOKEN_LENGTH} characters (e.g. python -c "
                          "'import secrets; print(secrets.token_urlsafe(24))')")
     hosts = LOCAL_HOSTS | {h.lower() for h in allowed_hosts}
     limits = limits or ParseLimits()
     max_request_bytes = max_request_bytes or limits.max_bytes
-    store0 = Store(db_url)  # applies the migrations once, at start
+    warning = None
+    try:
+        store0 = Store(db_url)  # applies the migrations once, at start
+    except Exception as e:
+        known = environment_failure(e)
+        if known is None:
+            raise
+        try:  # a store set up before, now read-only (a standby, a read-only mount): it can still be read
+            store0 = Store(db_url, migrate=False)
+        except Exception:
+            raise e from None
+        warning = f"{known[1].split(':')[0]}: serving it for reading only (uploads and deletes will be refused)"
     url = store0.url
     store0.close()
     pool = ParsePool(limits, config)
     csrf_key = secrets.token_bytes(32)  # per process: a restart asks open pages to reload
     throttle = AuthThrottle()
+    sessions = Sessions()
+    proxies = trusted_proxies if isinstance(trusted_proxies, Proxies) else Proxies(trusted_proxies)
     app = FastAPI(title="awrscope", version=__version__, docs_url=None, redoc_url=None,
                   description="Oracle AWR and Statspack report analysis. Every HTML page has a JSON twin under /api.")
     app.state.url, app.state.pool, app.state.token = url, pool, token
+    app.state.warning = warning
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def store() -> Store:
         return Store(url, migrate=False)
 
-    parsed: OrderedDict[str, Any] = OrderedDict()
-    cache_lock = threading.Lock()  # the caches are used from the thread pool
+    cache_lock = threading.Lock()  # the compare cache is used from the thread pool
+    drawing: dict[tuple, asyncio.Task] = {}
 
-    def report_of(rid: int):
-        """The parsed Report of a stored report (for histograms, I/O and section tables), from its stored bytes.
-        Those bytes were parsed once in a worker when uploaded; a few recent ones are kept in memory."""
-        from ..parsers import parse_source
-        from ..parsers.source import Source
-
-        with store() as s:
-            raw = s.raw(rid)
-        if raw is None:
-            raise HTTPException(404, f"No report #{rid} in the store.")
-        name, sha, data = raw
-        with cache_lock:
-            if sha in parsed:
-                parsed.move_to_end(sha)
-                return parsed[sha]
-        report = parse_source(Source(name, data, sha, len(data)))
-        with cache_lock:
-            parsed[sha] = report
-            while len(parsed) > 8:
-                parsed.popitem(last=False)
-        return report
+    async def draw(kind: str, ids: tuple[int, ...]):
+        """A page body drawn by a worker from the stored reports' bytes (pool.draw). The server process never
+        parses a report: a huge one costs a worker its memory and time caps, not the server its memory.
+        Views of the same page asked for while it is drawn wait for that one drawing, which goes on when the
+        reader who asked first leaves (its result is kept, for analysis pages)."""
+        key = (kind, ids)
+        task = drawing.get(key)
+        if task is None:
+            task = asyncio.ensure_future(pool.draw(url, kind, ids, renderer_id()))
+            drawing[key] = task
+            task.add_done_callback(lambda t: (drawing.pop(key, None), t.cancelled() or t.exception()))
+        return await asyncio.shield(task)
 
     def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         html = _ENV.get_template(name).render(request=request, nonce=request.state.nonce,
-                                              csrf=getattr(request.state, "csrf", ""), **ctx)
+                                              csrf=getattr(request.state, "csrf", ""),
+                                              logged_in=bool(getattr(request.state, "auth_session", "")), **ctx)
         return HTMLResponse(html, status_code=status)
+
+    def client_of(request: Request) -> str:
+        peer = request.client.host if request.client else "?"
+        return proxies.client(peer, request.headers.getlist("x-forwarded-for"))
+
+    def over_tls(request: Request) -> bool:
+        peer = request.client.host if request.client else ""
+        return proxies.scheme(peer, request.url.scheme, request.headers.get("x-forwarded-proto")) == "https"
 
     def wants_html(request: Request) -> bool:
         return not request.url.path.startswith("/api/")
@@ -164,14 +186,18 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         forged = cross_site(request.method, request.headers, host, request.url.path)
         if forged:  # CSRF: another site (or another port of this host) posting with the user's browser
             return _secured(JSONResponse({"detail": f"cross-site request refused ({forged})"}, status_code=403))
-        if token and not request.url.path.startswith(("/static/", "/login")):
-            client = request.client.host if request.client else "?"
+        auth = request.cookies.get(AUTH_COOKIE, "")
+        if token and sessions.valid(auth):
+            # a logged-in browser is not asked for the token, so a throttle on its address (a NAT, a proxy,
+            # someone guessing next to it) does not stop it
+            request.state.auth_session = auth
+        elif token and not request.url.path.startswith(("/static/", "/login", "/logout")):
+            client = client_of(request)
             wait = throttle.retry_after(client)
             if wait:
                 return _secured(JSONResponse({"detail": f"too many wrong tokens from {client}: retry in {wait} s"},
                                              status_code=429, headers={"Retry-After": str(wait)}))
-            given = request.headers.get("authorization", "").removeprefix("Bearer ").strip() \
-                or request.cookies.get("awrscope_token", "")
+            given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
             if not hmac.compare_digest(given.encode(), token.encode()):
                 if given:
                     throttle.failed(client)
@@ -185,7 +211,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             f"script-src 'self' 'nonce-{request.state.nonce}'; object-src 'none'; frame-ancestors 'none'; "
             "base-uri 'none'; form-action 'self'")
         if fresh_session and wants_html(request):  # the forms of this page carry a token derived from it
-            response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="strict")
+            response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="strict", secure=over_tls(request))
         return _secured(response)
 
     def check_form_token(request: Request, form) -> None:
@@ -219,8 +245,43 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     async def http_error(request: Request, exc: HTTPException):
         return await _error(request, exc.status_code, str(exc.detail))
 
+    @app.exception_handler(PageRefused)
+    async def page_refused(request: Request, exc: PageRefused):
+        return await _error(request, exc.status, exc.message)
+
+    async def surroundings(request: Request, exc: Exception):
+        """The store's disk, permissions or server failed, not awrscope: a 4xx/503 saying so, never a 500."""
+        known = environment_failure(exc)
+        if known is None:
+            _log.error("Exception in ASGI application", exc_info=exc)  # a bug after all: keep its trace
+            return await _error(request, 500, f"Internal error ({type(exc).__name__}). The server log has the "
+                                              "details.")
+        response = await _error(request, *known)
+        if known[0] == 503:
+            response.headers["Retry-After"] = "30"
+        return response
+
+    # registered by class so that Starlette answers them without re-raising (the catch-all below re-raises
+    # into the server log, as a bug should)
+    for cls in (OSError, sqlite3.Error, AwrscopeError):
+        app.add_exception_handler(cls, surroundings)
+    if url.startswith(("postgresql://", "postgres://")):
+        try:
+            import psycopg
+
+            app.add_exception_handler(psycopg.Error, surroundings)
+        except ImportError:
+            pass
+
+    @app.exception_handler(ClientDisconnect)
+    async def gone(request: Request, exc: ClientDisconnect):
+        return Response(status_code=400)  # no one is left to read it: the connection guard dropped the client
+
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception):
+        known = environment_failure(exc)
+        if known is not None:
+            return await _error(request, *known)
         return await _error(request, 500, f"Internal error ({type(exc).__name__}). The server log has the details.")
 
     @app.get("/login", response_class=HTMLResponse, include_in_schema=False)
@@ -232,7 +293,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     async def login(request: Request):
         form = await request.form()
         check_form_token(request, form)
-        client = request.client.host if request.client else "?"
+        client = client_of(request)
         wait = throttle.retry_after(client)
         if wait:
             raise HTTPException(429, f"Too many wrong tokens from {client}: retry in {wait} s.")
@@ -241,10 +302,19 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         nxt = nxt if nxt.startswith("/") and not nxt.startswith("//") else "/"
         if token and hmac.compare_digest(given.encode(), token.encode()):
             resp = RedirectResponse(nxt, status_code=303)
-            resp.set_cookie("awrscope_token", given, httponly=True, samesite="strict")
+            resp.set_cookie(AUTH_COOKIE, sessions.create(), max_age=int(sessions.ttl_s), httponly=True,
+                            samesite="strict", secure=over_tls(request))
             return resp
         throttle.failed(client)
         return page(request, "login.html", status=401, next=nxt, error=True)
+
+    @app.post("/logout", include_in_schema=False)
+    async def logout(request: Request):
+        check_form_token(request, await request.form())
+        sessions.end(request.cookies.get(AUTH_COOKIE, ""))
+        resp = RedirectResponse("/login" if token else "/", status_code=303)
+        resp.delete_cookie(AUTH_COOKIE, httponly=True, samesite="strict", secure=over_tls(request))
+        return resp
 
     # -- list and upload ---------------------------------------------------------------------------------------
     def _filters(db, instance, since, until, finding, severity, kind) -> dict:
@@ -294,7 +364,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             raise HTTPException(400, "No file was uploaded: choose or drop one or more report files.")
         results: list[ImportResult] = []
         for f in files:
-            name = Path(f.filename or "upload").name[:200] or "upload"
+            name = _upload_name(f.filename)
             async with pool.slot():  # bounds the uploads held in memory, however many arrive at once
                 data = await f.read(limits.max_bytes + 1)
                 if len(data) > limits.max_bytes:
@@ -391,26 +461,16 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
         rec = await run_in_threadpool(_get, rid)
         doc = rec["analysis"]
 
-        def body():
-            """Drawn once from the parsed report (its histograms and section tables), then served from the store."""
+        def kept():
             with store() as s:
-                kept = s.rendered(rid, "analysis", renderer_id())
-            if kept is not None:
-                return Markup(kept)
-            try:
-                report = report_of(rid)
-            except Exception:  # the stored analysis is still worth showing without the parsed sections
-                report = None
-            html = analysis_html(doc, report)
-            if report is not None:
-                try:
-                    with store() as s:
-                        s.keep_rendered(rid, "analysis", renderer_id(), str(html))
-                except Exception:  # noqa: BLE001 - a page not kept is drawn again next time, nothing worse
-                    pass
-            return html
+                return s.rendered(rid, "analysis", renderer_id())
 
-        return page(request, "report.html", rec=rec, doc=doc, body=await run_in_threadpool(body),
+        # drawn once by a worker from the parsed report (its histograms and section tables), then served from
+        # the store; the worker keeps what it drew there
+        html = await run_in_threadpool(kept)
+        if html is None:
+            html = await draw("analysis", (rid,))
+        return page(request, "report.html", rec=rec, doc=doc, body=Markup(html),
                     report_css=report_css(), report_js=report_js())
 
     @app.get("/reports/{rid}/text", response_class=HTMLResponse, include_in_schema=False)
@@ -435,45 +495,27 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
                     truncated=total > MAX_TEXT_LINES, html_source=rec.get("format") == "html")
 
     # -- compare, trend, rules ---------------------------------------------------------------------------------
-    compared: OrderedDict[tuple[int, int], tuple[dict, Any]] = OrderedDict()
+    compared: OrderedDict[tuple[int, int], tuple[dict, Markup]] = OrderedDict()
 
-    def _compared(a: int, b: int) -> tuple[dict, Any]:
-        """(compare document, its HTML body or None until drawn) of two stored reports; the last few are kept
+    async def _compared(a: int, b: int) -> tuple[dict, Markup]:
+        """(compare document, its HTML body) of two stored reports, drawn by a worker; the last few are kept
         (ids are never reused, and a comparison depends only on the two reports' bytes)."""
-        from ..change.compare import compare
-
-        _get(a), _get(b)  # 404 for a report deleted meanwhile
+        await run_in_threadpool(lambda: (_get(a), _get(b)))  # 404 for a report deleted meanwhile
         with cache_lock:
             hit = compared.get((a, b))
             if hit is not None:
                 compared.move_to_end((a, b))
                 return hit
-        before, after = report_of(a), report_of(b)
-        try:
-            doc = compare(before, after, config)
-        except ValueError as e:
-            raise HTTPException(422, str(e))
-        doc["store_ids"] = {"before": a, "after": b}
+        doc, body = await draw("compare", (a, b))
         with cache_lock:
-            compared[(a, b)] = (doc, None)
+            compared[(a, b)] = (doc, Markup(body))
             while len(compared) > 16:
                 compared.popitem(last=False)
-        return doc, None
-
-    def _compare(a: int, b: int) -> dict:
-        return _compared(a, b)[0]
-
-    def _compare_body(a: int, b: int):
-        doc, body = _compared(a, b)
-        if body is None:
-            body = compare_html(doc)
-            with cache_lock:
-                compared[(a, b)] = (doc, body)
-        return body
+        return doc, Markup(body)
 
     @app.get("/api/compare", tags=["compare"], summary="Two stored reports side by side")
     async def api_compare(a: QueryId, b: QueryId):
-        return await run_in_threadpool(_compare, a, b)
+        return (await _compared(a, b))[0]
 
     @app.get("/compare", response_class=HTMLResponse, include_in_schema=False)
     async def compare_page(request: Request, a: Annotated[int | None, Query(ge=1, le=MAX_INT)] = None,
@@ -483,7 +525,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             a, b = ids
         if a is None or b is None:
             raise HTTPException(400, "Pick two reports in the list to compare them.")
-        body = await run_in_threadpool(_compare_body, a, b)
+        body = (await _compared(a, b))[1]
         return page(request, "compare.html", a=a, b=b, body=body, report_css=report_css(), report_js=report_js())
 
     def _trend(db: str, metrics: list[str], instance: str | None) -> dict:
@@ -564,7 +606,15 @@ MODEL_CONSTANTS = frozenset(k for k, v in METRIC_INFO.items() if v["setting"])
 
 _TITLES = {400: "Bad request", 401: "Token required", 403: "Refused", 404: "Not found", 413: "Upload too large",
            429: "Too many attempts",
-           422: "Cannot use this input", 500: "Internal error"}
+           422: "Cannot use this input", 500: "Internal error", 503: "Not available now"}
+
+
+def _upload_name(filename: str | None) -> str:
+    """The stored name of an upload: its last part, without control characters (a NUL cannot be kept by
+    PostgreSQL, a CR or LF would end a header line): they become '_'."""
+    name = Path((filename or "upload").replace("\\", "/")).name
+    name = "".join("_" if ord(ch) < 32 or ord(ch) == 127 else ch for ch in name)
+    return name[:200] or "upload"
 
 
 def _result_dict(r: ImportResult) -> dict:
