@@ -133,10 +133,28 @@ def test_analyze_report_is_the_cli_document(corpus):
     paths = [str(corpus / name) for name in ANALYZED]
 
     async def work(s):
-        return [await s.call_tool("analyze_report", {"path": p}) for p in paths]
+        return [await s.call_tool("analyze_report", {"path": p, "detail": "full"}) for p in paths]
 
     for p, result in zip(paths, session(work)):
         assert ok(result) == cli_json("analyze", "--format", "json", p), p
+
+
+def test_analyze_report_summarises_by_default(corpus):
+    # the default reply is what a DBA reads: the CLI's text, and a structured summary whose findings are those of
+    # the full document, with their evidence as sentences that keep the section and line
+    p = str(corpus / ANALYZED[0])
+
+    async def work(s):
+        return await s.call_tool("analyze_report", {"path": p})
+
+    result = session(work)
+    got, full = ok(result), cli_json("analyze", "--format", "json", p)
+    assert got["detail"] == "summary" and [f["id"] for f in got["findings"]] == [f["id"] for f in full["findings"]]
+    f0, e0 = full["findings"][0], full["findings"][0]["evidence"][0]
+    assert got["findings"][0]["evidence"][0].endswith(f"[{e0['source'][0]['section']} line {e0['source'][0]['line']}]")
+    assert got["findings"][0]["recommendation"] == f0["recommendation"]
+    assert len(json.dumps(got)) < len(json.dumps(full)) / 3
+    assert result.content[1].text.startswith(p) and "verdict:" in result.content[1].text
 
 
 def test_analyze_with_a_config(corpus, tmp_path):
@@ -145,7 +163,7 @@ def test_analyze_with_a_config(corpus, tmp_path):
     p = str(corpus / ANALYZED[0])
 
     async def work(s):
-        return await s.call_tool("analyze_report", {"path": p, "config": str(toml)})
+        return await s.call_tool("analyze_report", {"path": p, "config": str(toml), "detail": "full"})
 
     got = ok(session(work))
     assert got == cli_json("analyze", "--format", "json", "--config", str(toml), p)

@@ -98,11 +98,17 @@ def build_server(db_url: str | None = None, config_path: str | None = None, max_
         return run
 
     @server.tool(annotations=READ_ONLY)
-    def analyze_report(path: Path_, config: Config = None, ctx: Context = None) -> CallToolResult:
-        """Analyse one AWR, Statspack, ASH or ADDM report: the analysis document of `awrscope analyze --format
-        json` (docs/analysis.schema.json): verdict, metrics with formulas, findings ranked by the DB time they
-        cost with evidence (section and line), what-ifs, observations, rules not applicable, parse issues."""
-        return _call("analyze_report", lambda: tools.analyze_report(path, cfg(config), max_size_mib),
+    def analyze_report(path: Path_, config: Config = None,
+                       detail: Annotated[Literal["summary", "full"], Field(
+                           description="summary (default): the verdict, where the time went and each finding with "
+                                       "its evidence as text lines, the fix and how to confirm it; full: the whole "
+                                       "analysis document (docs/analysis.schema.json).")] = "summary",
+                       ctx: Context = None) -> CallToolResult:
+        """Analyse one AWR, Statspack, ASH or ADDM report. By default a summary (text: the output of `awrscope
+        analyze`; structured: verdict, the DB-time ledger's rows, findings ranked by the DB time they cost with
+        evidence sentences citing section and line, fix, confirm/refute, what-ifs); detail "full" returns the
+        document of `awrscope analyze --format json` (metrics with formulas, evidence sources, rules not applicable)."""
+        return _call("analyze_report", lambda: tools.analyze_report(path, cfg(config), max_size_mib, detail),
                      guard(ctx, path, config))
 
     @server.tool(annotations=READ_ONLY)

@@ -124,12 +124,64 @@ def _one_analysis(path: str, config: dict, max_bytes: int) -> tuple[dict, list[s
     return docs[0], notes
 
 
-def analyze_report(path: str, config_path: str | None = None, max_size_mib: int | None = None) -> Result:
-    """``awrscope analyze --format json PATH``."""
+def analyze_report(path: str, config_path: str | None = None, max_size_mib: int | None = None,
+                   detail: str = "summary") -> Result:
+    """``awrscope analyze --format json PATH`` (``detail`` "full"), or its summary: what a DBA reads first, with
+    the evidence as the text lines of ``awrscope analyze`` (a tenth of the size)."""
     _no_stdin([path])
     config = load_config(config_path)
     doc, notes = _one_analysis(path, config, _max_bytes(max_size_mib))
-    return _result(doc, _to_json(doc), notes)
+    if detail == "full":
+        return _result(doc, _to_json(doc), notes)
+    from ..render.text import render_text
+
+    full = json.loads(_to_json(doc))
+    short = summary(full)
+    # the first text block spells the structured content (as every tool's); the next is what a DBA reads
+    return Result(short, _to_json(short), [render_text(full)] + notes)
+
+
+def summary(doc: dict) -> dict:
+    """The analysis reduced to its reading: the report, the verdict, the ledger's rows, each finding with its
+    evidence as sentences (section and line kept), the fix and how to confirm it; observations and annotations
+    by title. Everything else stays in the full document (``detail: "full"``)."""
+    from ..render.common import evidence_label, ledger_rows
+
+    def ev(e: dict) -> str:
+        src = e["source"][0] if e.get("source") else None
+        where = f" [{src['section']} line {src['line']}]" if src and src.get("line") else ""
+        th = f" (threshold {e['threshold']})" if e.get("threshold") else ""
+        return f"{evidence_label(e['metric'])} = {e['value']} {e['unit']}{th}{where}"
+
+    def finding(f: dict) -> dict:
+        out = {"id": f["id"], "title": f["title"], "severity": f["severity"], "confidence": f["confidence"],
+               "role": f.get("role"), "db_time_s": f["impact"]["db_time_s"], "pct_db_time": f["impact"]["pct_db_time"],
+               "evidence": [ev(e) for e in f["evidence"] if e.get("value") is not None],
+               "culprits": [f"{c['kind']} {c['name']}: {c['value']} {c['measure']} [{c['section']} line {c['line']}]"
+                            for c in f.get("culprits") or ()],
+               "recommendation": f["recommendation"], "whatif": [w["text"] for w in f.get("whatif") or ()]}
+        for k in ("confirm", "refute"):
+            if f.get(k):
+                out[k] = f[k]
+        return out
+
+    v = doc.get("verdict") or {}
+    return {
+        "schema_version": doc["schema_version"], "detail": "summary",
+        "source": doc["source"], "report": doc["report"],
+        "verdict": {"load": (v.get("load") or {}).get("summary"),
+                    "headline": ({"title": v["headline"]["title"], "severity": v["headline"]["severity"]}
+                                 if v.get("headline") else None)},
+        "where_the_time_went": [{"name": r["name"], "seconds": r["seconds"], "pct_db_time": r["pct"],
+                                 "claimed_by": list(r.get("claimed_by") or ())} for r in ledger_rows(doc)],
+        "findings": [finding(f) for f in doc["findings"]],
+        "observations": [f"{f['id']} {f['title']}" for f in doc.get("observations") or ()],
+        "annotations": [f"{a['id']} {a['title']}" for a in doc.get("annotations") or ()],
+        "change": (doc.get("change") or {}).get("verdict"),
+        "warnings": [i["message"] for i in doc.get("issues") or () if i["level"] in ("warning", "error")],
+        "note": "summary: call analyze_report with detail 'full' for the whole document (metrics with formulas, "
+                "ledger, evidence sources, rules not applicable); get_finding_evidence gives a finding's report lines",
+    }
 
 
 def compare_reports(before: str, after: str | None = None, config_path: str | None = None,
