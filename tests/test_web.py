@@ -170,6 +170,12 @@ def _upload(srv, name, data, timeout=60):
     return page_post(srv.base, "/upload", files=[("files", (name, data))], timeout=timeout)
 
 
+def test_upload_page_states_the_limit_in_mib(server):
+    # the default --max-upload 64 is 64 MiB (67,108,864 bytes): the page said "up to 67 MiB" (bytes / 10^6)
+    page = httpx.get(server.base + "/", follow_redirects=True, timeout=30).text
+    assert "up to 64 MiB" in page
+
+
 def test_not_a_report(small_server):
     r = _upload(small_server, "notes.txt", b"Dear DBA,\nthe database is slow.\n")
     assert r.status_code == 422 and "not an AWR or Statspack report" in r.text

@@ -81,7 +81,7 @@ class BodyLimit:
 
 
 async def _too_large(scope, send, limit: int):
-    msg = f"The upload is larger than the limit of {limit / 1e6:.0f} MB."
+    msg = f"The upload is larger than the limit of {limit / 2**20:.0f} MiB."
     api = scope["path"].startswith("/api/")
     body = (f'{{"detail": "{msg}"}}' if api else _ENV.get_template("error.html").render(
         title="Upload too large", message=msg, status=413, nonce="", token_required=False)).encode()
@@ -233,7 +233,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
 
     @app.exception_handler(BodyTooLarge)
     async def too_large(request: Request, exc: BodyTooLarge):
-        return await _error(request, 413, f"The upload is larger than the limit of {max_request_bytes / 1e6:.0f} MB.")
+        return await _error(request, 413, f"The upload is larger than the limit of {max_request_bytes / 2**20:.0f} MiB.")
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameter(request: Request, exc: RequestValidationError):
@@ -344,17 +344,17 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             severity = None
         data = await run_in_threadpool(_list, _filters(db, instance, since, until, finding, severity, kind), limit,
                                        offset)
-        return page(request, "index.html", **data, max_mb=max_request_bytes / 1e6)
+        return page(request, "index.html", **data, max_mb=max_request_bytes / 2**20)
 
     async def _upload(request: Request, from_page: bool = False) -> list[ImportResult]:
         try:
             form = await request.form(max_files=MAX_FILES, max_fields=20)
         except BodyTooLarge:
-            raise HTTPException(413, f"The upload is larger than the limit of {max_request_bytes / 1e6:.0f} MB.")
+            raise HTTPException(413, f"The upload is larger than the limit of {max_request_bytes / 2**20:.0f} MiB.")
         except BaseExceptionGroup as eg:  # BaseHTTPMiddleware wraps what the body stream raises
             if eg.subgroup(BodyTooLarge) is None:
                 raise
-            raise HTTPException(413, f"The upload is larger than the limit of {max_request_bytes / 1e6:.0f} MB.")
+            raise HTTPException(413, f"The upload is larger than the limit of {max_request_bytes / 2**20:.0f} MiB.")
         except MultiPartException as e:
             raise HTTPException(400, f"The upload is not a readable form ({e.message}).")
         if from_page:
@@ -368,7 +368,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             async with pool.slot():  # bounds the uploads held in memory, however many arrive at once
                 data = await f.read(limits.max_bytes + 1)
                 if len(data) > limits.max_bytes:
-                    items = [Failed(name, f"{name}: larger than the limit of {limits.max_bytes / 1e6:.0f} MB")]
+                    items = [Failed(name, f"{name}: larger than the limit of {limits.max_bytes / 2**20:.0f} MiB")]
                 else:
                     items = await pool.parse_held(name, data)
                 del data
