@@ -170,10 +170,14 @@ def _upload(srv, name, data, timeout=60):
     return page_post(srv.base, "/upload", files=[("files", (name, data))], timeout=timeout)
 
 
-def test_upload_page_states_the_limit_in_mib(server):
+def test_upload_page_states_the_limit_in_mib(tmp_path):
     # the default --max-upload 64 is 64 MiB (67,108,864 bytes): the page said "up to 67 MiB" (bytes / 10^6)
-    page = httpx.get(server.base + "/", follow_redirects=True, timeout=30).text
-    assert "up to 64 MiB" in page
+    from fastapi.testclient import TestClient
+    from awrscope.web import create_app
+    from awrscope.web.worker import ParseLimits
+    app = create_app(str(tmp_path / "p.db"), limits=ParseLimits(max_bytes=64 * 2**20), allowed_hosts=("testserver",))
+    with TestClient(app) as c:
+        assert "up to 64 MiB" in c.get("/", follow_redirects=True).text
 
 
 def test_not_a_report(small_server):
