@@ -32,3 +32,14 @@ def test_w2_to_w6():
     assert w4_pga(70.0, 1000.0)["result"]["pct_db_time_saved"] == [0.0, 7.0]
     assert w5_lgwr_cpu(100000, 2.25, 1000.0)["result"]["saved_s"] == [0.0, 205.0]
     assert w6_truncate_to_gtt(50.0, 500.0)["result"]["saved_s"] == [40.0, 50.0]
+
+
+def test_w1_wide_range_gives_the_estimate_and_what_bounds_it():
+    # L = 93.29 ms per write, log file sync 272 ms (statspack 8.1.7 193-194), target 0.1 ms, alpha 2.9:
+    # a = 2.9: O = 272 - 2.9 x 93.29 = 1.459, LFS' = 2.9 x 0.1 + 1.459 = 1.749 ms; a = 1: O = 178.71, LFS' = 178.81 ms
+    w = w1_faster_redo(0.1, 93.29, 272.0, 1000, 272.0, 10000.0, alpha=2.9)
+    assert w["result"]["lfs_ms_after"] == [1.749, 178.81] and w["result"]["lfs_ms_at_alpha"] == 1.749
+    assert "to about 1.75 ms at the queueing factor used (2.9); 1.75 ms at factor 2.9, 178.81 ms at factor 1" in w["text"]
+    # a narrow range stays a range
+    narrow = w1_faster_redo(0.5, 4.0, 20.0, 1000, 20.0, 1000.0)  # 13 - 16.5 ms over alpha 2 - 1
+    assert "lfs_ms_at_alpha" not in narrow["result"] and "to between" in narrow["text"]
