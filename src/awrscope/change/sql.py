@@ -85,8 +85,8 @@ def sql_change(r0: Report, r1: Report, e0: float | None, e1: float | None, compa
         rows.append(row)
     rows.sort(key=lambda r: -abs(r["delta_aas"]))
     return {"statements": rows[:TOP], "count": {"before": len(s0), "after": len(s1)}, "source": source,
-            "note": f"{source.split(' (')[0]} is a top-N list: a statement on one side only may have run below the "
-                    "other side's print threshold; its absence is counted as zero"}
+            "note": "a top-N list: a statement on one side only may have run below the other side's print threshold; "
+                    "its absence is counted as zero"}
 
 
 def sql_words(row: dict) -> str:

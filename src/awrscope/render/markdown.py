@@ -145,11 +145,12 @@ def sql_change_markdown(sc: dict | None, level: str = "##") -> list[str]:
     if not sc or not sc["statements"]:
         return []
     from ..change.sql import sql_words
-    out = [f"{level} SQL that changed", "", f"From {_md(sc.get('source') or 'SQL ordered by Elapsed Time')}.", "",
+    out = [f"{level} SQL that changed", "", f"From {_md(sc.get('source') or 'SQL ordered by Elapsed Time')}: "
+           f"{_md(sc['note'])}.", "",
            "| Statement | Change | Module / text |", "|---|---|---|"]
     out += [f"| `{_md(r['sql_id'])}` | {_md(sql_words(r).split(' ', 1)[1])} | {_md(r['module'] or '')} {_md(r['text'][:60])} |"
             for r in sc["statements"][:10]]
-    return out + ["", _md(sc["note"]), ""]
+    return out + [""]
 
 
 def change_markdown(ch: dict | None, level: str = "##") -> list[str]:
