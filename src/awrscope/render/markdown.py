@@ -41,7 +41,7 @@ def render_markdown(doc: dict, verbose: bool = False) -> str:
     if v.get("load"):
         out += [f"**Load**: {_md(v['load']['summary'])}", ""]
     if doc.get("instances"):
-        out += ["**Per instance** (busiest first):", ""] + [f"- {_md(line)}" for line in instance_lines(doc)] + [""]
+        out += ["**Per instance** (busiest first; top events of all sessions, background included, as the report's Top Timed Events print them: the ledger below counts foreground time only):", ""] + [f"- {_md(line)}" for line in instance_lines(doc)] + [""]
     if v.get("headline"):
         h = v["headline"]
         out += [f"**Headline**: {_md(h['title'])}", ""]

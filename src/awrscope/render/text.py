@@ -36,7 +36,7 @@ def _verdict_lines(doc: dict, verbose: bool = False) -> list[str]:
     if v.get("load"):
         out.append(f"  load: {v['load']['summary']}")
     if doc.get("instances"):
-        out.append("  per instance (busiest first):")
+        out.append("  per instance (busiest first; top events of all sessions, background included, as the report's Top Timed Events print them: the ledger below counts foreground time only):")
         out += [f"    {line}" for line in instance_lines(doc)]
     h = v.get("headline")
     if h:
