@@ -116,8 +116,9 @@ def test_corpus_report_renders_findings_numbers_and_charts(corpus, name):
     if want_ids:
         assert ranked[: len(want_ids)] == want_ids
     text = page.all_text
+    from awrscope.render.common import prose
     for f in doc["findings"]:
-        assert f["recommendation"] in text
+        assert prose(f["recommendation"]) in text  # rule ids named in words, as every output says them
         for w in f["whatif"]:
             assert w["text"] in text
         lines = {s["line"] for e in f["evidence"] for s in e["source"] if s.get("line")}
@@ -483,3 +484,13 @@ def test_markdown_never_makes_a_link_of_report_text():
     # issue 28: a module or SQL text '[x](javascript:alert(1))' came through the Markdown output as a live link
     from awrscope.render.markdown import _md
     assert _md("[x](javascript:alert(1))") == "\\[x\\](javascript:alert(1))"
+
+
+def test_rule_ids_are_tags_not_words_of_advice():
+    from awrscope.render.common import prose
+    # R04's refutation as the rule writes it, and as every output prints it
+    assert prose("DBWR is idle (then look at archiving, R05).") == \
+        "DBWR is idle (then look at archiving, “archiver falling behind”)."
+    assert prose("speed up DBWR (R08); compare") == "speed up DBWR (see “DBWR falling behind”); compare"
+    assert prose("points to R09/R10.") == "points to “TEMP spills”/“UNDO write pressure”."
+    assert prose("EBS R12.2 and G99 stay") == "EBS R12.2 and G99 stay"  # a release and an unknown id are kept

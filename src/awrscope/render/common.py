@@ -2,6 +2,8 @@
 compare and trend rows."""
 from __future__ import annotations
 
+import re
+
 from ..change.compare import pct_words
 from .numbers import fmt_num
 
@@ -175,3 +177,28 @@ def _words(ident: str) -> str:
     if len(parts) > 1 and parts[-1] in ("ms", "s", "B", "Bps", "pct", "MBps", "mb", "MB"):
         parts = parts[:-1]
     return " ".join(parts)
+
+
+#: Each rule as a sentence names it: a rule id is a tag beside a title, never a word of advice.
+RULE_NAMES = {
+    "R01": "slow redo writes", "R02": "LGWR CPU or scheduling delay", "R03": "too frequent commits",
+    "R04": "undersized redo logs", "R05": "archiver falling behind", "R06": "log buffer space",
+    "R07": "redo latch contention", "R08": "DBWR falling behind", "R09": "TEMP spills", "R10": "UNDO write pressure",
+    "R11": "TRUNCATE/DROP object checkpoints", "R12": "4 KB redo blocks", "R13": "slowest redo log member",
+    "R14": "Data Guard SYNC transport", "R15": "adaptive log file sync polling", "R16": "hot write tablespace",
+    "R17": "commit waits the report cannot split", "G01": "largest part of DB time", "G02": "CPU bound",
+    "G03": "row lock contention", "G04": "concurrency waits", "G05": "RAC cluster waits", "G06": "User I/O reads",
+    "G07": "top SQL", "G08": "hard parsing", "G09": "logon storm", "G10": "CPU run queue", "G11": "undersized SGA",
+    "G12": "hot segments", "G13": "RAC instance imbalance", "G14": "undersized PGA", "G15": "unexplained time",
+}
+_RULE_ID = re.compile(r"\b([RG]\d\d)\b(?!\.\d)")  # not a release ('EBS R12.2')
+
+
+def prose(text: str | None) -> str:
+    """Advice as a DBA reads it: 'speed up DBWR (R08)' -> 'speed up DBWR (see “DBWR falling behind”)'; the JSON
+    keeps the ids."""
+    if not text or not _RULE_ID.search(text):
+        return text or ""
+    text = re.sub(r"\((?:see )?([RG]\d\d)\)", lambda m: f"(see “{RULE_NAMES.get(m.group(1), m.group(1))}”)"
+                  if m.group(1) in RULE_NAMES else m.group(0), text)
+    return _RULE_ID.sub(lambda m: f"“{RULE_NAMES[m.group(1)]}”" if m.group(1) in RULE_NAMES else m.group(0), text)

@@ -3,7 +3,7 @@ tickets and chat. Every report string is escaped: a module or SQL text holding H
 from __future__ import annotations
 
 from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, owner_note,
-                     evidence_label, reading_warnings, side_line, snaps_label, window_label,
+                     evidence_label, prose, reading_warnings, side_line, snaps_label, window_label,
                      window_text)
 from .numbers import fmt_num
 
@@ -95,20 +95,20 @@ def render_markdown(doc: dict, verbose: bool = False) -> str:
         elif f.get("culprits_missing"):
             out += ["", f"Culprits: {_md(f['culprits_missing'])}"]
         out += [""] + [f"- {_md(line)}" for line in claim_lines(f)] if claim_lines(f) else []
-        out += ["", f"**Recommendation**: {_md(f['recommendation'])}"]
+        out += ["", f"**Recommendation**: {_md(prose(f['recommendation']))}"]
         if f.get("confirm"):
-            out.append(f"\n**Confirm**: {_md(f['confirm'])}  \n**Refute**: {_md(f['refute'])}")
+            out.append(f"\n**Confirm**: {_md(prose(f['confirm']))}  \n**Refute**: {_md(prose(f['refute']))}")
         for w in f["whatif"]:
             bounds = "; ".join(f"{k} {_md_range(v)}" for k, v in (w.get("result") or {}).items())
             out.append(f"\n- What-if: {_md(w['text'])}" if not verbose else
                        f"\n- What-if {w['id']}: {_md(w['text'])}" + (f" (bounds: {bounds})" if bounds else "") +
                        f" (assumptions: {_md('; '.join(w['assumptions']))})")
         for c in f["caveats"]:
-            out.append(f"- Caveat: {_md(c)}")
+            out.append(f"- Caveat: {_md(prose(c))}")
     if doc.get("annotations"):
         out += ["", "## Where the time goes, nothing wrong", "", "Annotations of the ledger: where to tune, not a fault; "
                 "not ranked, not counted by `--fail-on`.", ""]
-        out += [f"- {a['id']} {_md(a['title'])}: {_md(a['recommendation'])}" for a in doc["annotations"]]
+        out += [f"- {a['id']} {_md(a['title'])}: {_md(prose(a['recommendation']))}" for a in doc["annotations"]]
     if doc.get("addm"):
         out += ["", "## ADDM beside awrscope", "", "| ADDM finding | % of active sessions | Window | awrscope | Line |", "|---|---:|---|---|---:|"]
         for a in doc["addm"]:

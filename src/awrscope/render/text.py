@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..change.compare import pct_words
 from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, owner_note,
-                     evidence_label, reading_warnings, side_line, snaps_label, window_label,
+                     evidence_label, prose, reading_warnings, side_line, snaps_label, window_label,
                      window_text)
 from .numbers import fmt_num
 
@@ -134,21 +134,21 @@ def _body(doc: dict, metrics: bool = True, verbose: bool = False) -> list[str]:
             out.append(f"       - {label} = {_value(e['value'], e['unit'])}{th}{where}")
         out += [f"     {line}" for line in claim_lines(f)]
         out += _culprit_lines(f)
-        out.append(f"     do: {f['recommendation']}")
+        out.append(f"     do: {prose(f['recommendation'])}")
         if f.get("confirm"):
-            out.append(f"     confirm: {f['confirm']}")
+            out.append(f"     confirm: {prose(f['confirm'])}")
         if f.get("refute"):
-            out.append(f"     refute: {f['refute']}")
+            out.append(f"     refute: {prose(f['refute'])}")
         for w in f["whatif"]:
             out.append(f"     what-if: {w['text']}" if not verbose else
                        f"     what-if {w['id']}: {w['text']}" + "".join(f"; {k} {_range(v)}" for k, v in (w.get("result") or {}).items()))
         for c in f["caveats"]:
-            out.append(f"     caveat: {c}")
+            out.append(f"     caveat: {prose(c)}")
     if doc.get("annotations"):
         out += ["", "  where the time goes, nothing wrong (annotations of the ledger; not ranked):"]
         for a in doc["annotations"]:
             out.append(f"    - {a['id']} {a['title']}")
-            out.append(f"      do: {a['recommendation']}")
+            out.append(f"      do: {prose(a['recommendation'])}")
     if doc.get("addm"):
         out += ["", "  ADDM findings printed in the report, beside awrscope's:"]
         for a in doc["addm"]:

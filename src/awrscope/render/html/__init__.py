@@ -97,8 +97,9 @@ def environment() -> Environment:
                       trim_blocks=True, lstrip_blocks=True, bytecode_cache=_template_cache(),
                       auto_reload=False)  # package data: no stat() of each partial at every page
     env.filters["num"] = fmt_num
-    from ..common import evidence_label
+    from ..common import evidence_label, prose
     env.filters["evidence_label"] = evidence_label
+    env.filters["prose"] = prose
     env.filters["json_island"] = _json_island
     env.filters["sevclass"] = lambda s: SEVERITY_CLASS.get(s, "sev-info")
     env.filters["bounds"] = _bounds
