@@ -11,6 +11,7 @@ import html
 import re
 from collections.abc import Callable
 
+from .match import Matcher
 from .vocab import SQL_KEYWORDS, WORD, oracle_name
 
 _SQL_TOKEN = re.compile(r"(?P<lit>'(?:[^']|'')*('|$))|(?P<bind>:[A-Za-z0-9_]+)|(?P<qid>\"[^\"\n]*\")"
@@ -27,22 +28,36 @@ _NOT_SQL_PREFIX = ("Module:", "Action:", "PDB:", "Container:", "->", "**")
 
 class Engine:
     def __init__(self, words: dict[str, str], phrases: dict[str, str], sql_word: Callable[[str], str] | None,
-                 sql_literal: Callable[[str], str]):
+                 sql_literal: Callable[[str], str], matcher: Matcher | None = None,
+                 pseudo: Callable[[str], str] | None = None):
         self.words = words
+        self.matcher = matcher
+        self.pseudo = pseudo
         self.phrases = phrases
         self.sql_word = sql_word  # None: SQL text is kept (--keep sql-text)
         self.sql_literal = sql_literal
         self.sql_words: dict[str, str] = {}
         self.literals: dict[str, str] = {}
         alts = sorted(phrases, key=len, reverse=True)
-        self._phrase_rx = re.compile("|".join(rf"(?<![\w.:]){re.escape(p)}(?![\w:]|\.\d)" if not p.isdigit()
-                                              else rf"(?<!\d){re.escape(p)}(?!\d)" for p in alts)) if alts else None
+        # an IPv4 address stands next to ':' (10.17.2.1:10.17.2.2, host:port); an IPv6 one is made of ':'
+        self._phrase_rx = re.compile("|".join(rf"(?<!\d){re.escape(p)}(?!\d)" if p.isdigit()
+                                              else rf"(?<![\w.]){re.escape(p)}(?![\w]|\.\d)" if "." in p
+                                              else rf"(?<![\w.:]){re.escape(p)}(?![\w:]|\.\d)"
+                                              for p in alts)) if alts else None
 
     # ---- plain text -------------------------------------------------------------------------------------
     def plain(self, s: str) -> str:
         if self._phrase_rx is not None:
             s = self._phrase_rx.sub(lambda m: self.phrases[m.group(0)], s)
-        return WORD.sub(lambda m: self.words.get(m.group(0), m.group(0)), s)
+        return WORD.sub(lambda m: self._ident(m.group(0)), s)
+
+    def _ident(self, w: str) -> str:
+        """A word outside SQL text: replaced whole when it is an identifier word, else the names found in it."""
+        if w in self.words:
+            return self.words[w]
+        if self.matcher is None:
+            return w
+        return self.matcher.replace(w, self.pseudo)
 
     def sql(self, s: str, in_literal: bool = False) -> tuple[str, bool]:
         """One piece of SQL text; ``in_literal``: it starts inside a '...' string opened on the line before."""
@@ -88,10 +103,11 @@ class Engine:
             return self.words[w]
         if (len(w) < 3 or _SYSTEM_BIND.match(":" + w) or w.upper() in SQL_KEYWORDS or oracle_name(w)
                 or not any(c.isalpha() for c in w)):
-            return w
+            return self._ident(w)  # kept as SQL, but a name inside it still goes (SYS_BPSC_IDX)
         p = self.sql_word(w)
-        if p != w:
-            self.sql_words[w] = p
+        if p == w:
+            return self._ident(w)  # a word of Oracle's kept in SQL text: still not a name the report introduced
+        self.sql_words[w] = p
         return p
 
     def _lit(self, s: str) -> str:

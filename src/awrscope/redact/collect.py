@@ -3,6 +3,7 @@ regular-expression scans of the raw text for what rows do not carry (IP addresse
 user@host, TNS strings, domain names). Also the report's own vocabulary: the words that must stay."""
 from __future__ import annotations
 
+import html
 import re
 
 from ..model import Report
@@ -11,8 +12,11 @@ from ..oracle.statistics import STATISTICS
 from .vocab import COMMON_WORDS, ORACLE_MODULES, SQL_KEYWORDS, WORD, oracle_name
 
 #: identifier kinds, in the order the summary prints them (docs/redact.md)
-KINDS = ("host", "database", "dbid", "service", "module", "user", "segment", "tablespace", "file", "ip",
-         "sql_id", "parameter")
+KINDS = ("host", "domain", "database", "dbid", "service", "module", "user", "replication", "segment",
+         "tablespace", "file", "ip", "sql_id", "parameter")
+#: kinds whose names the report itself introduces: such a name is replaced even where it also spells a word the
+#: report prints elsewhere (a service row, a heading line), as that word is the name again, not Oracle's
+PRIMARY = frozenset({"host", "database", "service", "user", "replication"})
 
 IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
 IPV6 = re.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*[A-Fa-f])(?:[0-9A-Fa-f]{1,4}:){3,7}[0-9A-Fa-f]{1,4}(?![\w:])"
@@ -21,9 +25,9 @@ UNIX_PATH = re.compile(r"(?<![\w.$#/\\])/(?:[\w.$#+-]+/)+[\w.$#+-]*")
 WIN_PATH = re.compile(r"(?<![\w])[A-Za-z]:\\[\w.$#\\ -]*[\w$#]")
 ASM_PATH = re.compile(r"(?<![\w+/])\+[A-Z][A-Z0-9_]*/[\w./+-]+")
 USER_AT_HOST = re.compile(r"([A-Za-z][\w.$#-]*)@([A-Za-z][\w-]*(?:\.[\w-]+)*)")
-TNS = re.compile(r"\(\s*(HOST|SERVICE_NAME|SID|SERVER_NAME|INSTANCE_NAME)\s*=\s*([^)\s]+)\s*\)", re.IGNORECASE)
+TNS = re.compile(r"\(\s*(HOST|SERVICE_NAME|SERVICE|SID|SERVER_NAME|INSTANCE_NAME|GLOBAL_DBNAME)\s*=\s*([^)\s]+)\s*\)", re.IGNORECASE)
 DOMAIN = re.compile(r"(?<![\w.$#@])[A-Za-z][\w-]*(?:\.[A-Za-z0-9][\w-]*)+\.[A-Za-z]{2,10}(?![\w.])")
-_VERSIONISH = re.compile(r"(release|version|rel\b|ver\b|oracle|database\s+\d)", re.IGNORECASE)
+_VERSIONISH = re.compile(r"(release|version|\brel\b|\bver\b|oracle|database\s+\d)", re.IGNORECASE)
 
 _PARAM_IDS = re.compile(r"^(db_name|db_unique_name|instance_name|service_names|db_domain|.*_dest(_\d+)?|control_files|"
                         r"spfile|local_listener|remote_listener|dispatchers|log_archive_config|fal_server|fal_client|"
@@ -108,9 +112,14 @@ def identifiers(report: Report, text: str) -> dict[str, set[str]]:
     return out
 
 
+_ORACLE_INSTANCES = re.compile(r"^[+-]?(ASM|APX|MGMTDB)\d*$", re.IGNORECASE)
+
+
 def _kept_whole(kind: str, s: str) -> bool:
     if kind == "module" and s in ORACLE_MODULES:
         return True
+    if kind == "database" and _ORACLE_INSTANCES.match(s):
+        return True  # Oracle's own instances (+ASM1, -MGMTDB), not a name the site chose
     return kind in ("user", "tablespace", "service", "segment") and oracle_name(s)
 
 
@@ -181,7 +190,107 @@ def _scan(report: Report, text: str, out: dict[str, set[str]]) -> None:
         out["host"].add(m.group(2))
     for m in TNS.finditer(text):
         out["host" if m.group(1).upper() == "HOST" else "service"].add(m.group(2))
-    out["host"].update(m.group(0) for m in DOMAIN.finditer(text) if not _looks_like_file(m.group(0)))
+    # a dotted name is a host's as often as a package's (perfstat.statspack.snap): its words are replaced where
+    # they stand whole, not inside longer words as a host name's are
+    out["domain"].update(m.group(0) for m in DOMAIN.finditer(text) if not _looks_like_file(m.group(0)))
+    for m in _QUOTED_SCHEMA.finditer(text):  # "LMS_PD"."MV_..." in SQL text, wherever the SQL is printed
+        if not oracle_name(m.group(1)):
+            out["user"].add(m.group(1))
+    for m in _DB_INST.finditer(text):  # section titles of text and ASH reports name the database on every page
+        out["database"].update(x for x in m.groups() if x)
+    _html_columns(text, out)
+    _text_services(text, out)
+
+
+# 'DB/Inst: BPSC/bpsc  Snaps: ...' (AWR, ASH text), 'DB: ORACLE  Instance: orcl  Snaps: ...' (Statspack),
+# '<title>AWR Report for DB: FXIO4, Inst: FXIO4, Snaps: ...' (HTML)
+_DB_INST = re.compile(r"\bDB/Inst:\s*([^\s/]+)/([^\s/]+)|\bDB:\s+(\S+)\s+Instance:\s+(\S+)"
+                      r"|\bDB:\s*([\w$#.-]+),\s*Inst:\s*([\w$#.-]+)")  # the last: an HTML report's <title>
+
+# a schema in SQL text; not Oracle's own aliases of a materialized view refresh ("JV$", "MAS$0")
+_QUOTED_SCHEMA = re.compile(r"(?:&quot;|\")([A-Za-z][A-Za-z0-9_#]*[A-Za-z0-9_#])(?:&quot;|\")\.(?:&quot;|\")")
+
+
+# HTML columns whose cells are names the site chose, by heading (lower case, single spaces)
+_COLUMN_KIND = {
+    "db name": "database", "instance": "database", "inst name": "database", "instance name": "database",
+    "container name": "database", "pdb name": "database", "db unique name": "database", "unique name": "database",
+    "host": "host", "host name": "host", "machine": "host",
+    "service name": "service", "service": "service",
+    "user": "user", "user name": "user", "username": "user", "owner": "user", "schema": "user",
+    "schema name": "user", "parsing schema name": "user",
+    "apply name": "replication", "replicat name": "replication", "capture name": "replication",
+    "extract name": "replication", "propagation name": "replication", "streams name": "replication",
+    "queue name": "replication", "subscriber/queue": "replication", "queue schema and name": "replication",
+    "object name": "segment", "subobject name": "segment",
+    "module": "module", "sql module": "module", "session module": "module", "program": "module",
+    "action": "module", "client id": "module", "pl/sql entry subprogram": "module",
+    "pl/sql current subprogram": "module",
+    "tablespace": "tablespace", "tablespace name": "tablespace", "filename": "file", "file name": "file",
+}
+_TABLE = re.compile(r"<table\b.*?</table\s*>", re.DOTALL | re.IGNORECASE)
+_ROW = re.compile(r"<tr\b.*?(?=<tr\b|</table)", re.DOTALL | re.IGNORECASE)
+_CELL = re.compile(r"<(t[dh])\b([^>]*)>(.*?)(?=<t[dh]\b|</tr|$)", re.DOTALL | re.IGNORECASE)
+_NO_NAME = re.compile(r"\*\*|MISSING|^\((unknown|none)\)$|^(Others?|UNKNOWN|UNNAMED|Total)$", re.IGNORECASE)
+_FIGURE_CELL = re.compile(r"^[-+]?[\d.,]+\s*[%KMGTPkmgtp]?$|^(N/A|null|\*+|-+)$", re.IGNORECASE)
+
+
+def _cell_text(raw: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]*>", " ", raw)).replace("\xa0", " ").split())
+
+
+def _html_columns(text: str, out: dict[str, set[str]]) -> None:
+    """Cells under a heading that names a site's names (Replicat Name, Owner, Service Name, ...), in any table
+    the parser reads or not: a GoldenGate apply, a queue, a session's user are named nowhere else. A cell that
+    is a word of Oracle's (a subtotal row's 'Instance') is a label there."""
+    from .match import oracle_words
+
+    if "<t" not in text[:200000].lower() and "<T" not in text[:200000]:
+        return
+    for t in _TABLE.finditer(text):
+        headings: list[str] | None = None
+        for r in _ROW.finditer(t.group(0)):
+            cells = [(m.group(1).lower(), m.group(2), _cell_text(m.group(3))) for m in _CELL.finditer(r.group(0))]
+            if not cells:
+                continue
+            if all(tag == "th" for tag, _, _ in cells):
+                if any("colspan" in attrs.lower() for _, attrs, _ in cells):
+                    headings = None  # a two-row heading: columns cannot be told apart safely
+                else:
+                    headings = [c.lower() for _, _, c in cells]
+                continue
+            if headings is None or len(cells) != len(headings):
+                continue
+            for h, (_, _, value) in zip(headings, cells):
+                kind = _COLUMN_KIND.get(h)
+                if (kind and value and not _FIGURE_CELL.match(value) and not _NO_NAME.search(value)
+                        and value.lower() not in headings and value.upper() not in oracle_words()):
+                    out[kind].add(value.lstrip("*"))
+
+
+_TEXT_SERVICE_TITLE = re.compile(r"^Service (Statistics|Wait Class Stats)\b")
+
+
+def _text_services(text: str, out: dict[str, set[str]]) -> None:
+    """Service names: the rows of a text report's Service Statistics sections, a name at the margin followed by
+    figures on its line or alone above a line of figures (a heading line is neither)."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if not _TEXT_SERVICE_TITLE.match(line):
+            continue
+        for j in range(i + 1, min(len(lines), i + 200)):
+            cur = lines[j]
+            if re.match(r"^\s{4,}-{20,}\s*$", cur) or (j > i + 1 and _TITLE_LINE.match(cur)):
+                break
+            toks = cur.split()
+            if not toks or not cur[:1].strip() or cur.startswith(("-", "->")):
+                continue
+            rest = toks[1:] if len(toks) > 1 else (lines[j + 1].split() if j + 1 < len(lines) else [])
+            if rest and all(_FIGURE_CELL.match(t) for t in rest) and not _FIGURE_CELL.match(toks[0]):
+                out["service"].add(toks[0])
+
+
+_TITLE_LINE = re.compile(r"^\S.*\s(DB/Inst:|DB:)\s")
 
 
 def _looks_like_file(s: str) -> bool:

@@ -15,18 +15,25 @@ _KEEP = ("hosts", "databases", "dbid", "services", "modules", "users", "segment-
          "ips", "sql-ids", "parameters", "sql-text")
 
 
-def _out_name(name: str, fmt: str, used: set[str]) -> str:
-    base = re.split(r"[/\\:]", name)[-1] or "report"
-    base = base.removesuffix(".gz")
-    if "." not in base:
-        base += ".html" if fmt == "html" else ".txt"
-    stem, ext = os.path.splitext(base)
-    out, n = base, 1
-    while out in used:
-        n += 1
-        out = f"{stem}-{n}{ext}"
-    used.add(out)
-    return out
+_EXTENSIONS = (".txt", ".html", ".htm", ".lst", ".log", ".out", ".text")
+
+
+def _out_name(name: str, fmt: str, number: int) -> str:
+    """``report-NNN.redacted.EXT``: the input's extension, never its name (which often holds the database or host
+    name: awrrpt_1_BPSC_2668_2669.html)."""
+    base = re.split(r"[/\\:]", name)[-1].removesuffix(".gz")
+    ext = os.path.splitext(base)[1].lower()
+    if ext not in _EXTENSIONS:
+        ext = ".html" if fmt == "html" else ".txt"
+    return f"report-{number:03d}.redacted{ext}"
+
+
+def default_key_file() -> Path:
+    """The key where a user's own data lives (platformdirs: ~/.local/share/awrscope/redact.key on Linux), so the
+    same key serves every run and never lands among the files that are shared."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("awrscope", appauthor=False)) / "redact.key"
 
 
 def _same(target: Path, inp: Path) -> bool:
@@ -56,22 +63,43 @@ def _write_new(target: Path, data: bytes) -> None:
 @click.argument("reports", nargs=-1, required=True)
 @click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Directory for the redacted reports (created when missing).")
-@click.option("--key-file", type=click.Path(dir_okay=False), default="awrscope-redact.key", show_default=True,
-              help="The secret key (hex); created with a random key when missing. The same key gives the same "
-                   "pseudonyms across reports and runs.")
+@click.option("--key-file", type=click.Path(dir_okay=False), default=None,
+              help="The secret key (hex); created with a random key (mode 0600) when missing. The same key gives the "
+                   "same pseudonyms across reports and runs. Default: redact.key in your awrscope data directory "
+                   "(on Linux ~/.local/share/awrscope/), never the current or the output directory.")
 @click.option("--keep", multiple=True, type=click.Choice(_KEEP),
               help="An identifier kind to leave as it is (repeatable): what you choose to share.")
 @click.option("--map", "write_map", is_flag=True,
               help="Also write DIR/redaction-map.json (original -> pseudonym, per kind). Keep it to yourself.")
-def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str, keep: tuple[str, ...], write_map: bool) -> None:
+def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str | None, keep: tuple[str, ...],
+               write_map: bool) -> None:
     """Write each REPORT in its own format (text, HTML, Statspack) with host, database, instance, service,
-    module, user, schema, segment, tablespace and file names, DBIDs, IP addresses, SQL ids, SQL text and its
-    literals replaced by same-length pseudonyms, keeping every number and Oracle name (docs/redact.md)."""
+    module, user, schema, segment, tablespace and file names, GoldenGate/Streams names, DBIDs, IP addresses,
+    SQL ids, SQL text and its literals replaced by same-length pseudonyms, keeping every number and Oracle
+    name (docs/redact.md).
+
+    \b
+    Outputs are named DIR/report-001.redacted.html, report-002.redacted.txt, ... in the order of the inputs
+    (the input's extension, not its name, which often holds the database or host name); one line per report
+    says which input it came from. Each output is re-read before it is written: if any identifier found in
+    the report is still in it, that report is refused (one line, exit status 2) and nothing is written for it.
+    The key stays in your data directory unless --key-file says otherwise: keep it to map answers back, and
+    do not send it with the reports."""
     from ..errors import AwrscopeError
     from ..parsers.source import expand_inputs, iter_sources
     from .core import Redactor
     from .pseudonym import load_key
 
+    from .core import RedactionLeak
+
+    if key_file is None:
+        path = default_key_file()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as e:
+            click.echo(f"awrscope: {path.parent}: cannot create the key directory ({e}); give --key-file", err=True)
+            sys.exit(EXIT_UNUSABLE)
+        key_file = str(path)
     try:
         key = load_key(key_file)
     except (OSError, ValueError) as e:
@@ -80,7 +108,7 @@ def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str, keep: tupl
     redactor = Redactor(key, keep)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    used: set[str] = set()
+    number = 0
     merged: dict[str, dict[str, str]] = {}
     failed = 0
     inputs = [Path(r) for r in reports if r != "-"]
@@ -96,18 +124,24 @@ def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str, keep: tupl
                 click.echo(f"awrscope: {src}", err=True)
                 failed += 1
                 continue
+            number += 1
             try:
                 red = redactor.redact_source(src)
+            except RedactionLeak as e:
+                click.echo(f"awrscope: {e}", err=True)  # the self-check: an identifier would have been shared
+                failed += 1
+                continue
             except AwrscopeError as e:
                 click.echo(f"awrscope: {e}", err=True)
                 failed += 1
                 continue
-            target = out / _out_name(src.name, red.format, used)
-            if target.exists() and any(_same(target, i) for i in inputs):
-                # -o onto the inputs' own directory: never replace an original with its redacted copy
-                target = out / _out_name(Path(src.name).stem + ".redacted" + Path(target.name).suffix, red.format, used)
+            target = out / _out_name(src.name, red.format, number)
+            while target.exists() and any(_same(target, i) for i in inputs):
+                # an input named like an output (a redacted report redacted again): never replace an original
+                number += 1
+                target = out / _out_name(src.name, red.format, number)
             _write_new(target, red.text.encode(red.encoding, errors="replace"))
-            click.echo(f"{target}: " + red.summary().split(": ", 1)[1])
+            click.echo(f"{target} (from {src.name}): " + red.summary().split(": ", 1)[1])
             for kind, m in red.replaced.items():
                 merged.setdefault(kind, {}).update(m)
     if write_map:

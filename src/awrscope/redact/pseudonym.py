@@ -68,6 +68,9 @@ def _bad(word: str, cand: str, forbidden) -> bool:
     # random 'SID' in a literal read as the original column name SID left unredacted
     if " " in cand and any(c != w and c in forbidden for c, w in zip(WORD.findall(cand), WORD.findall(word))):
         return True
+    # nor keep one of its words by chance: 'Mundo' keeps its UNDO, and its M one time in 26
+    if any(c == w and re.search("[A-Za-z]", _MARKERS.sub("", w)) for c, w in zip(WORD.findall(cand), WORD.findall(word))):
+        return True
     return len(_MARKERS.findall(cand)) != len(_MARKERS.findall(word)) or (
         cand.upper().startswith(("RBS", "ROLLBACK")) and not word.upper().startswith(("RBS", "ROLLBACK")))
 
