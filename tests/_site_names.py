@@ -19,7 +19,8 @@ GENERIC = {
 # Oracle-supplied schemas and modules, and names Oracle makes (SYS_LOB..., WRH$_...)
 ORACLE_OWN = re.compile(r"^(SYS|SYSTEM|SYSMAN|DBSNMP|XDB|MDSYS|CTXSYS|ORDSYS|ORDDATA|WMSYS|EXFSYS|OLAPSYS|AUDSYS|"
                         r"LBACSYS|DVSYS|OJVMSYS|GSMADMIN_INTERNAL|APPQOSSYS|OUTLN|PERFSTAT|PUBLIC|APEX_\w+|"
-                        r"SYS_\w+|SYS\$\w+|KUPC\$\w*|\w+\$\d*|WR[HIM]\$\w*|JDBC Thin Client|SQL\*Plus|DBMS_SCHEDULER|MMON_SLAVE|EM_PING|"
+                        r"SYS_\w+|SYS\$\w+|KUPC\$\w*|\w+\$\d*|WR[HIM]\$\w*|"
+                        r"JDBC Thin Client|SQL\*Plus|DBMS_SCHEDULER|MMON_SLAVE|EM_PING|"
                         r"Oracle Enterprise Manager.*|GoldenGate|GGSYS|Data Pump \w+|Automatic Report Flush)$")
 # words of Oracle's that hold a site's name as letters by chance, e.g. a database MONIT in MONITOR
 ORACLE_HOSTS_OF = {"MONITOR", "MONITORING", "NOMONITORING", "MONITORED", "RESOURCE", "TESTING",

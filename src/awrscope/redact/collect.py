@@ -25,7 +25,8 @@ UNIX_PATH = re.compile(r"(?<![\w.$#/\\])/(?:[\w.$#+-]+/)+[\w.$#+-]*")
 WIN_PATH = re.compile(r"(?<![\w])[A-Za-z]:\\[\w.$#\\ -]*[\w$#]")
 ASM_PATH = re.compile(r"(?<![\w+/])\+[A-Z][A-Z0-9_]*/[\w./+-]+")
 USER_AT_HOST = re.compile(r"([A-Za-z][\w.$#-]*)@([A-Za-z][\w-]*(?:\.[\w-]+)*)")
-TNS = re.compile(r"\(\s*(HOST|SERVICE_NAME|SERVICE|SID|SERVER_NAME|INSTANCE_NAME|GLOBAL_DBNAME)\s*=\s*([^)\s]+)\s*\)", re.IGNORECASE)
+TNS = re.compile(r"\(\s*(HOST|SERVICE_NAME|SERVICE|SID|SERVER_NAME|INSTANCE_NAME|GLOBAL_DBNAME)\s*=\s*([^)\s]+)\s*\)",
+                 re.IGNORECASE)
 DOMAIN = re.compile(r"(?<![\w.$#@])[A-Za-z][\w-]*(?:\.[A-Za-z0-9][\w-]*)+\.[A-Za-z]{2,10}(?![\w.])")
 _VERSIONISH = re.compile(r"(release|version|\brel\b|\bver\b|oracle|database\s+\d)", re.IGNORECASE)
 

@@ -69,7 +69,8 @@ def _bad(word: str, cand: str, forbidden) -> bool:
     if " " in cand and any(c != w and c in forbidden for c, w in zip(WORD.findall(cand), WORD.findall(word))):
         return True
     # nor keep one of its words by chance: 'Mundo' keeps its UNDO, and its M one time in 26
-    if any(c == w and re.search("[A-Za-z]", _MARKERS.sub("", w)) for c, w in zip(WORD.findall(cand), WORD.findall(word))):
+    pairs = zip(WORD.findall(cand), WORD.findall(word))
+    if any(c == w and re.search("[A-Za-z]", _MARKERS.sub("", w)) for c, w in pairs):
         return True
     return len(_MARKERS.findall(cand)) != len(_MARKERS.findall(word)) or (
         cand.upper().startswith(("RBS", "ROLLBACK")) and not word.upper().startswith(("RBS", "ROLLBACK")))
