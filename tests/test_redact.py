@@ -168,12 +168,14 @@ def test_cli_writes_reports_and_the_map_only_when_asked(corpus, tmp_path):
     r = subprocess.run(cmd + ["--map"], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr
     import json
-    m = json.loads((tmp_path / "out" / "redaction-map.json").read_text())
+    # the map goes beside the key, the private side: the output directory is exactly what is shared
+    m = json.loads((tmp_path / "redaction-map.json").read_text())
     host = parse_source(_src(corpus, SP)).header.host
     assert host in m["host"]
     red = (tmp_path / "out" / "report-001.redacted.txt").read_text()
     assert host not in red and "redaction-map" not in red
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["redaction-map.json", "report-001.redacted.txt"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["report-001.redacted.txt"]
+    assert oct(os.stat(tmp_path / "redaction-map.json").st_mode & 0o777) == "0o600"
 
 
 def test_web_route_gives_a_redacted_report(corpus, tmp_path):
@@ -316,3 +318,26 @@ def test_outputs_have_neutral_names_and_the_key_stays_in_the_data_dir(tmp_path, 
     assert key.is_file() and oct(key.stat().st_mode & 0o777) == "0o600"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["awrrpt_PRODDB_host7.lst", "data", "out"]
     assert "data directory" in CliRunner().invoke(main, ["redact", "--help"]).output
+
+
+def test_web_route_refuses_a_copy_the_self_check_rejects(corpus, tmp_path, monkeypatch):
+    # when the redactor's self-check finds an identifier left, the server answers 422 with one sentence, never
+    # a 500 and never the copy (the check is forced here: no corpus report leaks any more)
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from awrscope.redact import core
+    from awrscope.store import open_store
+    from awrscope.web import create_app
+
+    db = str(tmp_path / "s.sqlite3")
+    with open_store(db) as s:
+        list(s.import_paths([str(corpus / SP)]))
+        rid = s.list()[0]["id"]
+
+    def leak(self, src):
+        raise core.RedactionLeak(f"{src.name}: 1 identifier(s) would remain after redaction")
+    monkeypatch.setattr(core.Redactor, "redact_source", leak)
+    with TestClient(create_app(db, allowed_hosts=("testserver",))) as c:
+        got = c.get(f"/api/reports/{rid}/redacted")
+    assert got.status_code == 422 and "cannot be redacted safely" in got.text and SP not in got.text

@@ -70,7 +70,8 @@ def _write_new(target: Path, data: bytes) -> None:
 @click.option("--keep", multiple=True, type=click.Choice(_KEEP),
               help="An identifier kind to leave as it is (repeatable): what you choose to share.")
 @click.option("--map", "write_map", is_flag=True,
-              help="Also write DIR/redaction-map.json (original -> pseudonym, per kind). Keep it to yourself.")
+              help="Also write redaction-map.json (original -> pseudonym, per kind) beside the key file, never among "
+                   "the reports you share. Keep it to yourself.")
 def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str | None, keep: tuple[str, ...],
                write_map: bool) -> None:
     """Write each REPORT in its own format (text, HTML, Statspack) with host, database, instance, service,
@@ -145,9 +146,12 @@ def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str | None, kee
             for kind, m in red.replaced.items():
                 merged.setdefault(kind, {}).update(m)
     if write_map:
-        path = out / "redaction-map.json"
-        path.write_text(json.dumps(merged, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.chmod(path, 0o600)
+        # beside the key (the private side), not in DIR: the directory that is sent is exactly the reports
+        path = Path(key_file).resolve().parent / "redaction-map.json"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(merged, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
         click.echo(f"{path}: the mapping (keep it local)")
     if failed:
         sys.exit(EXIT_UNUSABLE)

@@ -449,7 +449,12 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
                 return None
             red = Redactor(redact_key).redact_source(next(iter(sources_of_bytes(raw[0], raw[2]))))
             return red.format, red.text.encode(red.encoding, errors="replace")
-        got = await run_in_threadpool(run)
+        from ..redact.core import RedactionLeak
+        try:
+            got = await run_in_threadpool(run)
+        except RedactionLeak:  # the self-check refused: an identifier would have been shared
+            raise HTTPException(422, f"Report #{rid} cannot be redacted safely: an identifier it holds would remain "
+                                     "in the copy, so none is given.") from None
         if got is None:
             raise HTTPException(404, f"No report #{rid} in the store.")
         name = f"redacted-{rid}.{'html' if got[0] == 'html' else 'txt'}"  # the stored name may itself say too much
