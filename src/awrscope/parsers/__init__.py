@@ -12,7 +12,7 @@ import os
 
 from ..errors import InputError, NotAReportError, UnsupportedReportError
 from ..model import Header, Report, Row
-from .detect import detect
+from .detect import TITLE_NAMES, detect
 from .source import Source, decode, looks_binary, read_sources
 
 _FAMILIES = ("awr", "statspack", "awr_global", "awr_diff", "ash", "addm")
@@ -41,6 +41,9 @@ def parse_path(path: str) -> list[Report]:
 def parse_text(text: str, name: str = "<text>") -> Report:
     det = detect(text)
     if det.kind is None:
+        if det.claimed:  # a title with prose under it, or a report whose header and sections are gone
+            raise NotAReportError(f"{name}: not an AWR or Statspack report (the title of {TITLE_NAMES[det.claimed]}, "
+                                  "without the header and sections a report prints under it)")
         raise NotAReportError(f"{name}: not an AWR or Statspack report (no report header found)")
     if det.kind not in _FAMILIES:
         what = _RECOGNISED.get(det.kind, f"a {det.kind} report")

@@ -1,0 +1,173 @@
+"""Issue 29: detection demands a report's skeleton, not a phrase. `awrscope analyze` on a source tree took
+parsers/addm/__init__.py (which quotes 'ADDM Report for Task' in a regex) for an ADDM report and a Jinja
+template for an AWR page. Measured here on the project's own files (none is a report) and on every corpus
+report (each is the kind its manifest says), and a report cut short is still one."""
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from awrscope.errors import NotAReportError
+from awrscope.parsers import parse_text
+from awrscope.parsers.detect import detect
+from awrscope.parsers.source import decode, looks_binary, read_sources
+
+from _corpus import CORPUS, corpus_file
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+MINI = (FIXTURES / "mini_awr_11204.txt").read_text()
+
+# The manifest names a format the detector keeps apart (Detected.format), so its kinds are coarser.
+MANIFEST_KINDS = {"awr_text": "awr", "awr_html": "awr", "awr_diff_text": "awr_diff", "awr_diff_html": "awr_diff",
+                  "awr_global": "awr_global", "statspack": "statspack", "ash": "ash", "addm": "addm"}
+
+
+def _own_files() -> list[Path]:
+    files = [ROOT / "README.md"]
+    for top in ("src", "docs", "tests"):
+        files += [p for p in sorted((ROOT / top).rglob("*")) if p.is_file() and FIXTURES not in p.parents]
+    return files
+
+
+def test_no_file_of_the_project_is_taken_for_a_report():
+    """Source, templates, documents and tests quote titles, section names and whole report excerpts."""
+    files = _own_files()
+    assert len(files) > 150  # the walk found the tree, not an empty directory
+    taken = []
+    for path in files:
+        data = path.read_bytes()
+        if looks_binary(data):  # refused as binary before detection (compiled bytecode, images)
+            continue
+        det = detect(path.read_text(encoding="utf-8", errors="replace"))
+        if det.kind is not None:
+            taken.append(f"{path.relative_to(ROOT)}: {det.kind} ({det.format})")
+    assert not taken, "\n".join(taken)
+
+
+def _manifest() -> list[dict]:
+    path = CORPUS.parent / "manifest.tsv"
+    if not path.is_file():
+        return [{"local_file": "<corpus missing>", "kind": "?"}]  # corpus_file() fails this on CI
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def test_the_manifest_kinds_are_known():
+    rows = [r for r in _manifest() if r["local_file"] != "<corpus missing>"]
+    if not rows:
+        corpus_file("manifest.tsv")
+    assert len(rows) >= 130
+    assert {r["kind"] for r in rows} <= set(MANIFEST_KINDS), {r["kind"] for r in rows} - set(MANIFEST_KINDS)
+
+
+@pytest.mark.parametrize("row", _manifest(), ids=lambda r: r["local_file"])
+def test_every_corpus_report_is_detected_as_its_kind(row):
+    path = corpus_file(row["local_file"])
+    src = read_sources(str(path), 10**9)[0]  # .html.gz members are gunzipped as the CLI does
+    text, _ = decode(src.data)
+    det = detect(text)
+    assert det.kind == MANIFEST_KINDS[row["kind"]], (det, row["kind"])
+    assert det.format == ("html" if ".html" in path.name else "text")
+
+
+# -- cut short, quoted, titles with nothing of a report under them --------------------------------------
+
+
+def test_a_report_cut_short_is_still_one():
+    """Cut inside the header, right after it, after one section: the text ends before the skeleton could be
+    complete, and what there is fits it."""
+    for marker in ("Begin Snap:", "Load Profile", "Instance Efficiency"):
+        cut = MINI[:MINI.index(marker)]
+        assert detect(cut).kind == "awr", marker
+    assert detect("WORKLOAD REPOSITORY report for\n" + " " * 8000).kind == "awr"  # an 8 KiB sniff of a big file
+    report = parse_text(MINI[:MINI.index("Load Profile")], "cut.txt")
+    assert report.header.db_name == "DEMO"
+    assert any("truncated" in i.message for i in report.issues)
+
+
+def test_line_ends_and_spacing_do_not_hide_the_skeleton():
+    """CR LF, lone CRs (the parsers read both), form feeds at SQL*Plus page breaks, blank lines between a
+    table's headings and its dashes."""
+    for text in (MINI.replace("\n", "\r\n"), MINI.replace("\n", "\r"), MINI.replace("\n", "\f\r"),
+                 MINI.replace("\n", "\n\n\n")):
+        assert detect(text).kind == "awr", repr(text[:40])
+
+
+def test_the_head_of_a_big_html_report_is_recognised():
+    """source.py reads the first 8 KiB of a file over the size limit to tell a report (an error: raise
+    --max-size) from a file to skip. An AWR page cut inside its style sheet holds its <title> and nothing
+    of the skeleton yet: a report cut short."""
+    data = corpus_file("awr_html_11204_pcambell_xydb_36006_36007.html").read_bytes()
+    for size in (1024, 4000, 8192):
+        head = data[:size].decode("utf-8", errors="replace")
+        assert detect(head).kind == "awr", size
+    assert "DB Name" not in data[:4000].decode()
+
+
+def test_a_report_quoted_in_source_code_is_not_one():
+    quoted = 'EXAMPLE = """\\\n' + MINI + '"""\n\n\ndef test():\n    pass\n'
+    assert detect(MINI).kind == "awr"
+    assert detect(quoted).kind is None
+    fenced = "An example:\n\n```\n" + MINI + "```\n"
+    assert detect(fenced).kind is None
+    html = (FIXTURES / "fuzz" / "init_ora_row_without_value.html").read_text()
+    assert detect(html).kind == "awr"
+    assert detect("PAGE = '''\n" + html + "'''\n").kind is None
+    assert detect("page = " + repr(html)).kind is None
+
+
+def test_a_title_with_prose_under_it_is_not_a_report():
+    for title in ("WORKLOAD REPOSITORY report for", "STATSPACK report for", "ASH Report For DB1/db1",
+                  "          ADDM Report for Task 'TASK_1'"):
+        text = f"{title}\nis what the first line says; this note explains\nhow to read one\nand what to do next\n"
+        det = detect(text)
+        assert det.kind is None and det.claimed, title
+        with pytest.raises(NotAReportError, match="without the header and sections"):
+            parse_text(text, "note.txt")
+
+
+def test_a_header_without_sections_is_not_a_report():
+    """The header table and snapshots, then far more lines than a report prints before its first sections.
+    (Fewer lines and the end of the text read as a report cut short: data rows and prose look alike.)"""
+    head = MINI[:MINI.index("Load Profile")]
+    assert detect(head + "\n".join(f"line {k} of some notes" for k in range(500))).kind is None
+
+
+def test_a_jinja_template_naming_awr_is_not_a_report():
+    template = ('<!doctype html>\n<html><head><title>AWR Report for {{ db }}</title></head><body>\n'
+                '{% for r in rows %}<table><tr><td>{{ r.name }}</td></tr></table>{% endfor %}\n'
+                + "<p>{{ note }}</p>\n" * 50 + "</body></html>\n")
+    assert detect(template).kind is None
+
+
+def test_many_quoted_titles_stay_cheap():
+    """A file quoting titles on every line: detection tries a bounded number of them in a bounded head."""
+    text = "WORKLOAD REPOSITORY report for\nsome prose\nmore prose\nand more\n" * 50_000
+    start = time.perf_counter()
+    assert detect(text).kind is None
+    assert time.perf_counter() - start < 1.0
+
+
+# -- through the CLI ------------------------------------------------------------------------------------
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "awrscope", *args], capture_output=True, env=env, cwd=ROOT)
+
+
+@pytest.mark.parametrize("path", ["src/awrscope/parsers/addm/__init__.py", "src/awrscope/web/templates/trend.html"])
+def test_analyze_on_a_source_file_is_one_line_and_exit_2(path):
+    p = _run("analyze", path)
+    err = [line for line in p.stderr.decode().splitlines() if line.strip()]
+    assert p.returncode == 2, p.stderr.decode()
+    assert len(err) == 1 and "not an AWR or Statspack report" in err[0], err
+    assert p.stdout == b""
