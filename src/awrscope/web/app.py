@@ -32,7 +32,8 @@ from ..errors import AwrscopeError
 from ..store import ImportResult, Store
 from ..store.ingest import Failed
 from .embed import renderer_id, report_css, report_js, trend_html
-from .views import SEVERITY_ORDER, fmt_num, line_chart, rules_doc
+from .views import (ERROR_TITLES, METRIC_INFO, MODEL_CONSTANTS, SEVERITY_ORDER, fmt_num, line_chart, result_dict,
+                    rules_doc, upload_name)
 from .failures import environment_failure
 from .security import (AUTH_COOKIE, CSRF_FIELD, LOCAL_HOSTS, MIN_TOKEN_LENGTH, SECURITY_HEADERS, SESSION_COOKIE,
                        AuthThrottle, Proxies, Sessions, content_disposition, cross_site, host_name)
@@ -228,7 +229,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
 
     async def _error(request: Request, status: int, message: str) -> Response:
         if wants_html(request):
-            return page(request, "error.html", status=status, title=_TITLES.get(status, "Error"), message=message)
+            return page(request, "error.html", status=status, title=ERROR_TITLES.get(status, "Error"), message=message)
         return JSONResponse({"detail": message}, status_code=status)
 
     @app.exception_handler(BodyTooLarge)
@@ -364,7 +365,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
             raise HTTPException(400, "No file was uploaded: choose or drop one or more report files.")
         results: list[ImportResult] = []
         for f in files:
-            name = _upload_name(f.filename)
+            name = upload_name(f.filename)
             async with pool.slot():  # bounds the uploads held in memory, however many arrive at once
                 data = await f.read(limits.max_bytes + 1)
                 if len(data) > limits.max_bytes:
@@ -386,7 +387,7 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
                       "files": {"type": "array", "items": {"type": "string", "format": "binary"}}}}}}}})
     async def api_upload(request: Request):
         results = await _upload(request)
-        return {"results": [_result_dict(r) for r in results]}
+        return {"results": [result_dict(r) for r in results]}
 
     @app.post("/upload", response_class=HTMLResponse, include_in_schema=False)
     async def upload(request: Request):
@@ -597,30 +598,3 @@ def create_app(db_url: str | None = None, token: str | None = None, limits: Pars
     app.add_middleware(BodyLimit, limit=max_request_bytes + 64 * 1024)  # multipart framing on top of the files
     return app
 
-
-def _metric_info() -> dict[str, dict]:
-    from ..metrics import CATALOG
-
-    return {m.id: {"unit": m.unit, "formula": m.formula, "setting": "config" in m.inputs} for m in CATALOG}
-
-
-#: What the metric picker shows beside an id: its unit, and its formula on hover
-METRIC_INFO = _metric_info()
-#: Model settings stored beside the measured metrics (alpha): not a measurement to trend
-MODEL_CONSTANTS = frozenset(k for k, v in METRIC_INFO.items() if v["setting"])
-
-_TITLES = {400: "Bad request", 401: "Token required", 403: "Refused", 404: "Not found", 413: "Upload too large",
-           429: "Too many attempts",
-           422: "Cannot use this input", 500: "Internal error", 503: "Not available now"}
-
-
-def _upload_name(filename: str | None) -> str:
-    """The stored name of an upload: its last part, without control characters (a NUL cannot be kept by
-    PostgreSQL, a CR or LF would end a header line): they become '_'."""
-    name = Path((filename or "upload").replace("\\", "/")).name
-    name = "".join("_" if ord(ch) < 32 or ord(ch) == 127 else ch for ch in name)
-    return name[:200] or "upload"
-
-
-def _result_dict(r: ImportResult) -> dict:
-    return {k: getattr(r, k) for k in ("name", "status", "id", "message", "db_name", "top_finding")}

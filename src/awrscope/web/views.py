@@ -4,6 +4,7 @@ Pure functions of Analysis documents and store rows; no web framework here."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 from ..render.numbers import fmt_num as _fmt_num
@@ -83,3 +84,33 @@ def _when(text):
 def fmt_num(v: Any) -> str:
     """The web pages' number: the renderers' formatter, a dash for a missing value."""
     return _fmt_num(v, none="–")
+
+
+def _metric_info() -> dict[str, dict]:
+    from ..metrics import CATALOG
+
+    return {m.id: {"unit": m.unit, "formula": m.formula, "setting": "config" in m.inputs} for m in CATALOG}
+
+
+#: What the metric picker shows beside an id: its unit, and its formula on hover
+METRIC_INFO = _metric_info()
+#: Model settings stored beside the measured metrics (alpha): not a measurement to trend
+MODEL_CONSTANTS = frozenset(k for k, v in METRIC_INFO.items() if v["setting"])
+
+
+def upload_name(filename: str | None) -> str:
+    """The stored name of an upload: its last part, without control characters (a NUL cannot be kept by
+    PostgreSQL, a CR or LF would end a header line): they become '_'."""
+    name = Path((filename or "upload").replace("\\", "/")).name
+    name = "".join("_" if ord(ch) < 32 or ord(ch) == 127 else ch for ch in name)
+    return name[:200] or "upload"
+
+
+#: The heading of an error page, by HTTP status
+ERROR_TITLES = {400: "Bad request", 401: "Token required", 403: "Refused", 404: "Not found", 413: "Upload too large",
+                422: "Cannot use this input", 429: "Too many attempts", 500: "Internal error", 503: "Not available now"}
+
+
+def result_dict(r) -> dict:
+    """One upload's outcome (an ImportResult) as the JSON reply lists it."""
+    return {k: getattr(r, k) for k in ("name", "status", "id", "message", "db_name", "top_finding")}
