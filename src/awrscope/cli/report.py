@@ -89,8 +89,6 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input, 3 internal error (a bug).
     """
     guard_output(output, paths)
-    from ..render import render_markdown, render_text
-    from ..render.json import to_json
     from ..rules.base import SEVERITY_RANK
 
     config = load_config_or_exit(config_path)
@@ -132,15 +130,19 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
     if len(docs) > 1 and any(d["report"]["kind"] == "ash" for d in docs):
         from ..analysis import join_ash  # an ASH report of the same window names the SQL behind the events
         join_ash(docs)
+    # each format imports only its own renderer: a JSON run never loads the text one (and what it imports)
     if fmt == "json":
+        from ..render.json import to_json
         payload = docs[0] if len(docs) == 1 else docs
         emit(to_json(payload), output)
     elif fmt == "html":
         from ..render.html import render_analyses
         emit(render_analyses(list(zip(docs, reports))), output)
     elif fmt == "markdown":
+        from ..render.markdown import render_markdown
         emit("\n\n".join(render_markdown(d, verbose=verbose) for d in docs), output)
     else:
+        from ..render.text import render_text
         emit("\n\n".join(render_text(d, verbose=verbose) for d in docs), output)
     if failed:
         sys.exit(failure_code(failed))

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..oracle.sections import SECTION_TITLES
 
 _HEAD = 200_000
 #: lines after the title in which the skeleton must be complete: the corpus's reports complete it within 80
@@ -72,7 +71,20 @@ _MORE_AWR_TITLES = (
     r"|^top timed events|^top sql comparison|^snapshot period summary|^sql summary|^sql id: ?\w"
     r"|^plan statistics|^execution plan"
 )
-_AWR_TITLE = re.compile("|".join(f"(?:{p})" for _, p, _ in SECTION_TITLES) + f"|(?:{_MORE_AWR_TITLES})")
+_MORE_AWR_TITLE = re.compile(_MORE_AWR_TITLES)
+
+
+def _awr_title(norm: str) -> str | None:
+    """The known section title a line starts with: the section registry's own compiled patterns (the parser
+    needs them anyway; one alternation of all of them cost 10 ms to compile on every run) and a few headings."""
+    from .report.sections import REGISTRY
+
+    for spec in REGISTRY:
+        m = spec.pattern.match(norm)
+        if m:
+            return m.group(0)
+    m = _MORE_AWR_TITLE.match(norm)
+    return m.group(0) if m else None
 _ASH_TITLE = re.compile(
     r"^top (?:user events|background events|event p1/p2/p3 values|service/module|client ids"
     r"|sql command types|phases of execution|sql with top events|sql with top row sources|sql statements"
@@ -286,11 +298,11 @@ def _marks(family: str, norm: str, line: str, after: list[str], k: int, html: bo
     if family == "awr":
         if norm.startswith(("begin snap:", "end snap:")) or "begin snap id" in norm or "begin snap time" in norm:
             marks.append("snaps")
-        m = _AWR_TITLE.match(norm)
-        if m:
-            marks.append("title:" + m.group(0))
+        title = _awr_title(norm)
+        if title is not None:
+            marks.append("title:" + title)
             if _ruled(after, k, html):
-                marks.append("table:" + m.group(0))
+                marks.append("table:" + title)
         if norm.startswith("end of report"):
             marks.append("end")
     elif family == "ash":

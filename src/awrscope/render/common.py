@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from ..change.compare import pct_words
 from .numbers import fmt_num
 
 KEY_METRICS = ("elapsed_s", "db_time_s", "aas", "db_cpu_s", "host_cpu_busy_pct", "redo_rate_Bps", "commit_rate",
@@ -22,6 +21,8 @@ def side_line(s: dict) -> str:
 
 
 def delta_cells(d: dict) -> tuple[str, str, str]:
+    from ..change.compare import pct_words  # the compare module only when a delta is printed
+
     return fmt_num(d["before"]), fmt_num(d["after"]), pct_words(d, 0 if d.get("kind") != "rate" else 1)
 
 
