@@ -171,3 +171,16 @@ def test_analyze_on_a_source_file_is_one_line_and_exit_2(path):
     assert p.returncode == 2, p.stderr.decode()
     assert len(err) == 1 and "not an AWR or Statspack report" in err[0], err
     assert p.stdout == b""
+
+
+def test_a_report_converted_to_markdown_is_named_as_such(tmp_path):
+    # found in a public repository: an AWR HTML page passed through an HTML-to-Markdown converter ('|' tables,
+    # '#' before the title); refused in one line that says what to give instead
+    from click.testing import CliRunner
+    from awrscope.cli import main
+    md = tmp_path / "awr.md"
+    md.write_text("#  WORKLOAD REPOSITORY report for \n\nDB Name| DB Id| Instance| Inst num| Startup Time| Release| RAC  \n"
+                  "---|---|---|---|---|---|---  \nORCL| 1539058184| orcl2| 2| 02-Feb-21 02:02| 11.2.0.4.0| YES  \n",
+                  encoding="utf-8")
+    res = CliRunner().invoke(main, ["analyze", str(md)])
+    assert res.exit_code == 2 and "converted to Markdown" in res.output and len(res.output.strip().splitlines()) == 1

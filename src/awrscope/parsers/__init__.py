@@ -44,6 +44,11 @@ def parse_text(text: str, name: str = "<text>") -> Report:
         if det.claimed:  # a title with prose under it, or a report whose header and sections are gone
             raise NotAReportError(f"{name}: not an AWR or Statspack report (the title of {TITLE_NAMES[det.claimed]}, "
                                   "without the header and sections a report prints under it)")
+        head = text[:20000]
+        if "---|---" in head and any(t in head.upper() for t in ("WORKLOAD REPOSITORY", "STATSPACK")):
+            # seen in the wild: an AWR HTML page saved through an HTML-to-Markdown converter
+            raise NotAReportError(f"{name}: a report converted to Markdown ('|' tables), not the report Oracle "
+                                  "wrote: give awrscope the original awrrpt/spreport output (text or HTML)")
         raise NotAReportError(f"{name}: not an AWR or Statspack report (no report header found)")
     if det.kind not in _FAMILIES:
         what = _RECOGNISED.get(det.kind, f"a {det.kind} report")
