@@ -207,11 +207,7 @@ class ParsePool:
             raise PageRefused(503, f"Drawing this page took longer than the {self.limits.timeout_s:g} s a page may "
                                    f"take (--parse-timeout). {_still_there(ids)}")
         finally:
-            recv.close()
-            if proc.is_alive():
-                proc.kill()
-            proc.join(5)
-            proc.close() if not proc.is_alive() else None
+            _reap(recv, proc)
 
     def _run(self, name: str, data: bytes) -> list[Prepared | Failed]:
         recv, send = self._ctx.Pipe(duplex=False)
@@ -227,8 +223,14 @@ class ParsePool:
                     return [Failed(name, f"{name}: the parser stopped on this file (out of memory or crashed)")]
             return [Failed(name, f"{name}: reading took longer than {self.limits.timeout_s:g} s; refused")]
         finally:
-            recv.close()
-            if proc.is_alive():
-                proc.kill()
-            proc.join(5)
-            proc.close() if not proc.is_alive() else None
+            _reap(recv, proc)
+
+
+def _reap(recv, proc) -> None:
+    """Close the answer pipe and make sure the child is gone (killed if it still runs), whatever happened."""
+    recv.close()
+    if proc.is_alive():
+        proc.kill()
+    proc.join(5)
+    if not proc.is_alive():
+        proc.close()
