@@ -25,7 +25,14 @@ def parse_report(det: Detected, text: str) -> Report:
         lines = normalise_lines(text)
         header_lines, header_first, blocks = blocks_from_text(lines)
         html_issues = []
-    return build_report(det, header_lines, header_first, blocks, html_issues, text)
+    report = build_report(det, header_lines, header_first, blocks, html_issues, text)
+    if det.format == "html":  # HTML tables are cut when first read: what a bound cut off is known only now
+        for b in blocks:
+            spec = lookup(b.title) if b.title != HTML_HEADER_TITLE else None
+            where = "the report header" if b.title == HTML_HEADER_TITLE else f"section '{b.title[:80]}'"
+            report.issues.extend(ParseIssue("warning", spec.key if spec else None, line, f"{where}: {msg}")
+                                 for t in b.tables for line, msg in getattr(t, "cut_notes", ()))
+    return report
 
 
 def build_report(det: Detected, header_lines: list[str], header_first: int, blocks: list[Block],

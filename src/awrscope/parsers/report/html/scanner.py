@@ -13,6 +13,7 @@ from .cells import (
     _NAME_END,
     _RAW_TEXT,
     _TAG,
+    MAX_CELL_CHARS,
     MAX_ISSUES,
     _attrs,
     _decoded,
@@ -39,6 +40,7 @@ class _Splitter:
         self._pending_title: tuple[str, int] | None = None  # heading not yet used by a table
         self._note: list[str] | None = None
         self._seen_section = False  # a heading other than h1 was met: header tables are over
+        self._notes_cut: Block | None = None  # the last block whose notes went past MAX_NOTES
 
     # -- tags ----------------------------------------------------------------
     def handle_starttag(self, tag: str) -> None:
@@ -57,7 +59,7 @@ class _Splitter:
                 self.handle_endtag("li")
             self._note = []
         elif tag == "p" and self._loose:
-            self._loose.append("\n")
+            _keep(self._loose, "\n")
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _HEADINGS and self._heading is not None:
@@ -74,7 +76,13 @@ class _Splitter:
             note = clean_cell("".join(self._note))
             self._note = None
             if note and self.blocks:
-                self.blocks[-1].notes.append(note)
+                notes = self.blocks[-1].notes
+                if len(notes) < MAX_NOTES:
+                    notes.append(note)
+                elif self._notes_cut is not self.blocks[-1]:  # said once a section
+                    self._notes_cut = self.blocks[-1]
+                    self.issue("warning", self.lineno, f"section '{self.blocks[-1].title[:80]}' lists more than "
+                               f"{MAX_NOTES} notes: the rest are not read")
         elif tag in ("ul", "ol") and self._note is not None:
             self.handle_endtag("li")
 
@@ -83,13 +91,13 @@ class _Splitter:
 
     def _data(self, data: str) -> None:
         if self._heading is not None:
-            self._heading.append(data)
+            _keep(self._heading, data)
         elif self._note is not None:
-            self._note.append(data)
+            _keep(self._note, data)
         elif not self._in_anchor and data.strip():
             if not self._loose:
                 self._loose_line = self.lineno
-            self._loose.append(data)
+            _keep(self._loose, data)
 
     # -- tables ----------------------------------------------------------------
     def place(self, table: RawTable, summary: str, line: int) -> list[RawTable]:
@@ -126,6 +134,27 @@ class _Splitter:
         if len(self.issues) < MAX_ISSUES:
             self.issues.append(ParseIssue(level, None, line, message))
 
+# A heading, a note or the loose text before a table is cut at MAX_CELL_CHARS once cleaned: four times
+# that is kept of its raw text, so millions of text pieces between two tables ('<b>ab' repeated) stay small.
+_TEXT_KEPT = 4 * MAX_CELL_CHARS
+
+# Notes (list items) kept per section: AWR prints a handful.
+MAX_NOTES = 200
+
+# Tables a report may hold: TABLES_FREE plus one per TABLE_CHARS characters (a placed table costs ~400 bytes
+# of objects; AWR's tables are longer than 200 characters), and how deep they may nest.
+TABLES_FREE, TABLE_CHARS = 10_000, 256
+MAX_TABLE_DEPTH = 64
+
+
+def _keep(parts: list[str], data: str) -> None:
+    """Append a text piece to ``parts``, keeping about _TEXT_KEPT characters of their concatenation."""
+    if len(data) > _TEXT_KEPT:
+        data = data.lstrip()[:_TEXT_KEPT]
+    parts.append(data)
+    if len(parts) > 64:
+        parts[:] = ["".join(parts)[:_TEXT_KEPT]]
+
 class _Lines:
     """1-based line of a position, for positions met in increasing order:
     each newline is counted once (``str.count`` from the last position)."""
@@ -150,6 +179,8 @@ class _Scanner:
         self.splitter = splitter
         self.lines = _Lines(text)
         self.ahead = [-2] * len(_TABLE_EVENTS)  # next position of each of _TABLE_EVENTS (-1: none left)
+        self.tables_left = TABLES_FREE + len(text) // TABLE_CHARS
+        self.too_deep = False
 
     def run(self) -> None:
         text, sp = self.text, self.splitter
@@ -231,7 +262,13 @@ class _Scanner:
                 if m is None:
                     pos = after
                     continue
-                if tag == "table":
+                if tag == "table" and len(stack) >= MAX_TABLE_DEPTH:  # read as the outer table's text
+                    if not self.too_deep:
+                        self.too_deep = True
+                        self.splitter.issue("warning", self.lines.at(pos), f"tables nest more than "
+                                            f"{MAX_TABLE_DEPTH} deep: the deeper <table> tags are not read")
+                    pos = m.end()
+                elif tag == "table":
                     stack.append(_OpenTable(m, self.lines.at(m.end() - 1)))
                     pos = m.end()
                 else:
@@ -264,7 +301,14 @@ class _Scanner:
 
     def _close(self, table: "_OpenTable", stack: list["_OpenTable"]) -> None:
         """A nested table goes with its outer table, after it, in the order the
-        tables close; a top-level table is placed now."""
+        tables close; a top-level table is placed now. Past the report's table
+        bound a table is dropped (said once)."""
+        self.tables_left -= 1
+        if self.tables_left < 0:
+            if self.tables_left == -1:
+                self.splitter.issue("warning", table.line, "the report holds more tables than its size explains: "
+                                    "the tables from here on are not read")
+            return
         table.raw = self._raw_table(table)
         if stack:
             stack[-1].nested.append(table)

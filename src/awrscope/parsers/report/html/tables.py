@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import islice
 
 from ..text.tables import RawTable
 from .cells import _ATTRS, _COLSPAN, _decoded, clean_cell
@@ -19,7 +20,7 @@ def _column_names(header_rows: list[list[tuple[str, int]]]) -> list[str]:
         flat: list[str] = []
         for text, span in cells:
             flat.extend([text] * span)
-        grids.append(flat)
+        grids.append(flat[:MAX_ROW_CELLS])
     width = max(len(g) for g in grids)
     if len(grids) == 1:
         return grids[0]
@@ -40,7 +41,7 @@ class _LazyTable(RawTable):
     """A table still as offsets into the report text: columns, rows and raw
     rows are cut on first access (:func:`_cut_table`)."""
 
-    __slots__ = ("_text", "_segments")
+    __slots__ = ("_text", "_segments", "cut_notes")
 
     def __init__(self, text: str, segments: list[tuple[int, int, int]], line: int):
         self._text = text
@@ -48,11 +49,12 @@ class _LazyTable(RawTable):
         self.spans = []
         self.header_line = line
         self._owner = None
+        self.cut_notes: list[tuple[int, str]] = []  # (line, message) of each cut of the table (_Budget)
 
     def _load_columns(self) -> None:
         """Columns from the header rows alone (they precede every data row);
         a table without header rows takes its width from all its rows."""
-        header_rows, _ = _cut_table(self._text, self._segments, self.header_line, header_only=True)
+        header_rows, _ = _cut_table(self._text, self._segments, self.header_line, [], header_only=True)
         if header_rows:
             _COLUMNS_SLOT.__set__(self, _column_names(header_rows))
         else:
@@ -60,7 +62,7 @@ class _LazyTable(RawTable):
 
     def _load(self) -> None:
         text, self._text = self._text, None
-        header_rows, rows = _cut_table(text, self._segments, self.header_line)
+        header_rows, rows = _cut_table(text, self._segments, self.header_line, self.cut_notes)
         self._segments = None
         columns = _column_names(header_rows)
         if not columns and rows:
@@ -145,12 +147,53 @@ _QUOTED_GT = re.compile(r"""="[^"<>]*>|='[^'<>]*>""")
 # dropping them leaves the cell text and the line numbers as they were.
 _INLINE = re.compile(r"</?(?:a|span|div|font|b|i)(?=[\s/>])[^<>\n]*+>", re.I)
 
+# What one table may cost: a row holds at most MAX_ROW_CELLS cells (AWR's widest prints 37), and a table
+# at most ROWS_FREE rows plus one per ROW_CHARS characters of its text, CELLS_FREE cells plus one per
+# CELL_CHARS. Each row becomes Python objects of ~300 bytes whatever its size, so a table of tiny rows
+# ('<tr><td>1' a million times, or one line of millions of cells) would otherwise take 30x its text;
+# AWR's rows are longer than 200 characters, so no real table comes near the bounds.
+MAX_ROW_CELLS = 1000
+ROWS_FREE, ROW_CHARS = 10_000, 128
+CELLS_FREE, CELL_CHARS = 100_000, 2
+
+# A row text this long may hold more than MAX_ROW_CELLS cells: its cells are found one by one, up to the bound.
+_LONG_ROW = 4 * MAX_ROW_CELLS
+
+
+class _Budget:
+    """Rows and cells still allowed in one table; a cut is said once in ``notes`` as (line, message)."""
+
+    __slots__ = ("rows", "cells", "notes", "total_rows", "said_wide")
+
+    def __init__(self, chars: int, notes: list[tuple[int, str]]):
+        self.rows = self.total_rows = ROWS_FREE + chars // ROW_CHARS
+        self.cells = CELLS_FREE + chars // CELL_CHARS
+        self.notes = notes
+        self.said_wide = False
+
+    def wide(self, line: int) -> None:
+        if not self.said_wide:
+            self.said_wide = True
+            self.notes.append((line, f"a table row holds more than {MAX_ROW_CELLS:,} cells: the table was "
+                                     f"truncated at {MAX_ROW_CELLS:,} cells a row"))
+
+    def take(self, line: int, cells: int) -> bool:
+        """Count one row of ``cells`` cells; False once the table is over its bound (the row is not kept)."""
+        self.rows -= 1
+        self.cells -= cells
+        if self.rows >= 0 and self.cells >= 0:
+            return True
+        self.notes.append((line, f"a table holds more rows or cells than its {self.total_rows:,}-row bound for "
+                                 "its size: the table was truncated here, the rest of it is not read"))
+        return False
+
+
 _CELL = re.compile(r"<[tT]([dhDH])(?=[\s/>])" + _ATTRS + r">([^<]*+)")
 
 # Any tag with the text after it, for tables with markup inside cells.
 _TAG_AND_TEXT = re.compile(r"<(?:(/\s*+)?([A-Za-z][A-Za-z0-9:_.-]*+)" + _ATTRS + r">|![^>]*+>|\?[^>]*+>|)([^<]*+)")
 
-def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int,
+def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int, notes: list[tuple[int, str]],
                header_only: bool = False) -> tuple[list[list[tuple[str, int]]], list[tuple[int, list[str]]]]:
     """(header rows, rows of cleaned cells) of a table: <th> rows before the
     first data row are header rows, colspans expanded into blank cells.
@@ -166,7 +209,7 @@ def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int,
         else:
             nxt = next(starts, None)
             if nxt is not None:
-                header_rows, rows = _cut_table(text, [(a, nxt.start(), a_line)], line)
+                header_rows, rows = _cut_table(text, [(a, nxt.start(), a_line)], line, [])
                 if rows:  # the first data row was among them: the header rows are complete
                     return header_rows, rows
     parts, bases, off = [], [], 0
@@ -183,10 +226,11 @@ def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int,
             if _MARKUP.search(plain) is not None:
                 plain = None
         if plain is not None:
-            cut = _cut_rows(plain, bases[0][1], with_spans, header_only)
+            cut = _cut_rows(plain, bases[0][1], with_spans, header_only, _Budget(len(own), notes))
             if cut is not None:
                 return cut
-    return _cut_marked_up(own, _JoinedLines(own, bases), with_spans, header_only)
+            del notes[:]  # the marked-up way reads the table again
+    return _cut_marked_up(own, _JoinedLines(own, bases), with_spans, header_only, _Budget(len(own), notes))
 
 class _JoinedLines:
     """Lines of positions in a table's own text (its segments joined)."""
@@ -214,33 +258,58 @@ def _colspan(attrs: str) -> int:
         return 1
     return max(1, min(int(m.group(1)), 64))
 
-def _cut_rows(own: str, line: int, with_spans: bool, header_only: bool):
+def _row_texts(own: str):
+    """(text before the first <tr>, then the text after each <tr> up to the next one), one at a time:
+    a table of millions of rows is never held as a list of its row texts."""
+    prev = 0
+    for m in _ROW_TAG.finditer(own):
+        yield own[prev:m.start()]
+        prev = m.end()
+    yield own[prev:]
+
+
+def _cut_rows(own: str, line: int, with_spans: bool, header_only: bool, budget: _Budget):
     """Rows of a table whose tags are all <tr>/<td>/<th> (and row groups), or
-    None when a cell comes before the first <tr>. The text is split at
+    None when a cell comes before the first <tr>. The text is cut at
     each <tr>, a row's cell texts are one findall, and cleaned through the
     cache in one map. Rows that may be header rows (before the first data
     row), and rows with colspans or <td/>, take the per-cell way."""
     rows: list[tuple[int, list[str]]] = []
     header_rows: list[list[tuple[str, int]]] = []
-    chunks = _ROW_TAG.split(own)
-    if _CELL.search(chunks[0]):  # a cell before any <tr>: an implied row
+    chunks = _row_texts(own)
+    head = next(chunks)
+    if _CELL.search(head):  # a cell before any <tr>: an implied row
         return None
-    line += chunks[0].count("\n")
+    line += head.count("\n")
     get, clean = _CLEAN_CACHE.get, _clean_cached
-    cell_texts = (_CELL_TEXT if _QUOTED_GT.search(own) else _CELL_TEXT_PLAIN).findall
-    for chunk in chunks[1:]:
+    cell_re = _CELL_TEXT if _QUOTED_GT.search(own) else _CELL_TEXT_PLAIN
+    cell_texts = cell_re.findall
+    for chunk in chunks:
         row_line = line + chunk.count("\n", 0, chunk.find(">"))  # the '>' of <tr ...>, as libxml2 counts
         line += chunk.count("\n")
+        long_row = len(chunk) > _LONG_ROW
         if rows and not (with_spans and ("pan" in chunk or "PAN" in chunk)) and "/>" not in chunk:
-            raws = cell_texts(chunk)
+            if long_row:
+                raws = [m.group(1) for m in islice(cell_re.finditer(chunk), MAX_ROW_CELLS + 1)]
+                if len(raws) > MAX_ROW_CELLS:
+                    del raws[MAX_ROW_CELLS:]
+                    budget.wide(row_line)
+            else:
+                raws = cell_texts(chunk)
             if raws:
+                if not budget.take(row_line, len(raws)):
+                    break
                 cells = list(map(get, raws))
                 if None in cells:
                     cells = [clean(raw) if c is None else c for c, raw in zip(cells, raws)]
                 rows.append((row_line, cells))
             continue
         texts, spans, has_th, row_is_header = [], None, False, True
-        for kind, attrs, raw in _CELL.findall(chunk):
+        found = (m.groups() for m in _CELL.finditer(chunk)) if long_row else _CELL.findall(chunk)
+        for kind, attrs, raw in found:
+            if len(texts) == MAX_ROW_CELLS:
+                budget.wide(row_line)
+                break
             text = "" if attrs.endswith("/") else get(raw)  # <td/>: an empty cell
             if text is None:
                 text = clean(raw)
@@ -256,12 +325,13 @@ def _cut_rows(own: str, line: int, with_spans: bool, header_only: bool):
                 row_is_header = False
             texts.append(text)
         if texts:
-            _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+            if not _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows, budget):
+                break
             if header_only and rows:
                 break
     return header_rows, rows
 
-def _cut_marked_up(own: str, lines: _JoinedLines, with_spans: bool, header_only: bool):
+def _cut_marked_up(own: str, lines: _JoinedLines, with_spans: bool, header_only: bool, budget: _Budget):
     """Rows of a table with other tags inside (links, <b>, <br>, <tbody>):
     every tag is looked at; a cell's text is all the text inside it, <br> a
     line break; a <td> before any <tr> opens a row."""
@@ -288,9 +358,14 @@ def _cut_marked_up(own: str, lines: _JoinedLines, with_spans: bool, header_only:
                 spans.append(cell_span)
         texts.append(text)
         cell = None
+        if len(texts) == MAX_ROW_CELLS:
+            budget.wide(row_line)
 
     for m in _TAG_AND_TEXT.finditer(own):
         close, name, attrs, tail = m.groups()
+        if texts is not None and len(texts) >= MAX_ROW_CELLS:  # the rest of a too wide row is skipped
+            if name is None or name.lower() != "tr":
+                continue
         if name is None:
             if cell is not None and m.group(0).startswith("<") and not m.group(0).startswith(("<!", "<?")):
                 cell.append("<" + tail)  # a bare '<' is text
@@ -303,7 +378,8 @@ def _cut_marked_up(own: str, lines: _JoinedLines, with_spans: bool, header_only:
                 close_cell()
             if tag == "tr" or (texts is None and not close):
                 if texts:
-                    _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+                    if not _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows, budget):
+                        return header_rows, rows
                     if header_only and rows:
                         return header_rows, rows
                 if tag == "tr" and close:
@@ -328,13 +404,19 @@ def _cut_marked_up(own: str, lines: _JoinedLines, with_spans: bool, header_only:
     if cell is not None:
         close_cell()
     if texts:
-        _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows)
+        _close_row(texts, spans, has_th and row_is_header, row_line, rows, header_rows, budget)
     return header_rows, rows
 
 def _close_row(texts: list[str], spans: list[int] | None, header: bool, line: int,
-               rows: list[tuple[int, list[str]]], header_rows: list[list[tuple[str, int]]]) -> None:
+               rows: list[tuple[int, list[str]]], header_rows: list[list[tuple[str, int]]], budget: _Budget) -> bool:
     """A row of <th> cells (and blank <td> fillers) before any data row is a
-    header row; other rows are data rows, colspans padded with blank cells."""
+    header row; other rows are data rows, colspans padded with blank cells.
+    False when the table's budget is spent (the row is dropped)."""
+    width = len(texts) if spans is None else sum(spans)
+    if width > MAX_ROW_CELLS:  # colspans widen a row past the bound
+        budget.wide(line)
+    if not budget.take(line, min(width, MAX_ROW_CELLS)):
+        return False
     if header and not rows:
         header_rows.append(list(zip(texts, spans)) if spans is not None else [(c, 1) for c in texts])
     elif spans is None:
@@ -345,4 +427,5 @@ def _close_row(texts: list[str], spans: list[int] | None, header: bool, line: in
             flat.append(text)
             if span > 1:
                 flat.extend([""] * (span - 1))
-        rows.append((line, flat))
+        rows.append((line, flat[:MAX_ROW_CELLS]))
+    return True
