@@ -222,7 +222,7 @@ def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int, notes
     if len(bases) == 1:
         plain = own
         if _MARKUP.search(own) is not None:
-            plain = _INLINE.sub("", own)
+            plain = _strip_inline(own)
             if _MARKUP.search(plain) is not None:
                 plain = None
         if plain is not None:
@@ -231,6 +231,23 @@ def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int, notes
                 return cut
             del notes[:]  # the marked-up way reads the table again
     return _cut_marked_up(own, _JoinedLines(own, bases), with_spans, header_only, _Budget(len(own), notes))
+
+_STRIP_PIECE = 1 << 18
+
+
+def _strip_inline(own: str) -> str:
+    """``_INLINE.sub("", own)`` a piece at a time: re.sub holds a list of every kept piece (60 bytes each, so
+    11x the text for a line of a million <b> tags). Pieces are cut before a '<', which no match holds inside."""
+    if len(own) <= _STRIP_PIECE:
+        return _INLINE.sub("", own)
+    out, a = [], 0
+    while a < len(own):
+        b = own.find("<", a + _STRIP_PIECE)
+        b = len(own) if b < 0 else b
+        out.append(_INLINE.sub("", own[a:b]))
+        a = b
+    return "".join(out)
+
 
 class _JoinedLines:
     """Lines of positions in a table's own text (its segments joined)."""
