@@ -3,6 +3,8 @@ and HTML. Text and HTML differ only in how raw blocks are cut (``text/``, ``html
 one format-agnostic mapper per section (``sections/``) turns blocks into records."""
 from __future__ import annotations
 
+import re
+from collections import Counter
 
 from ...model import ParseIssue, Report, Section, make_section
 from ...oracle.events import is_idle_row
@@ -17,6 +19,9 @@ from .text import blocks_from_text, normalise_lines
 
 def parse_report(det: Detected, text: str) -> Report:
     """The typed Report of an AWR or Statspack report ``det`` detected in ``text``."""
+    reports, second = _reports_in(text, det.format == "html")
+    if second is not None:  # read the first report only: later ones are other periods, not more of its rows
+        text = text[:second]
     if det.format == "html":
         from .html import blocks_from_html  # imported lazily: text users never pay for it
 
@@ -26,6 +31,10 @@ def parse_report(det: Detected, text: str) -> Report:
         header_lines, header_first, blocks = blocks_from_text(lines)
         html_issues = []
     report = build_report(det, header_lines, header_first, blocks, html_issues, text)
+    if second is not None:
+        report.issues.append(ParseIssue("warning", None, text.count("\n") + 1, (
+            f"this file holds {reports} reports one after the other: only the first is read (a second report "
+            "header starts here); split the file to read the others")))
     if det.format == "html":  # HTML tables are cut when first read: what a bound cut off is known only now
         for b in blocks:
             spec = lookup(b.title) if b.title != HTML_HEADER_TITLE else None
@@ -69,17 +78,66 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
     return report
 
 
+# The report title lines of the AWR/Statspack family, at a line start (after an <h1> in HTML): a second one
+# in a file is a second report (a file concatenated with itself, or reports of several periods).
+_REPORT_TITLES = ("WORKLOAD REPOSITORY report for", "WORKLOAD REPOSITORY REPORT (RAC)",
+                  "WORKLOAD REPOSITORY COMPARE PERIOD REPORT", "WORKLOAD REPOSITORY PDB report", "STATSPACK report for")
+_H1_PREFIX = re.compile(r"\s*<h1\b[^<>]*>\s*", re.I)
+_PAGE_START = re.compile(r"<!doctype\b|<html\b", re.I)
+
+
+def _reports_in(text: str, html: bool) -> tuple[int, int | None]:
+    """(number of report title lines, start of the line of the second one or None)."""
+    starts = []
+    for title in _REPORT_TITLES:
+        pos = text.find(title)
+        while pos >= 0:
+            line = text.rfind("\n", 0, pos) + 1
+            before = text[line:pos]
+            if not before.strip() or _H1_PREFIX.fullmatch(before):
+                starts.append(line)
+            pos = text.find(title, pos + len(title))
+    starts.sort()
+    if len(starts) < 2:
+        return len(starts), None
+    # an HTML report's page starts before its title: the first report ends at the second page's start
+    page = _PAGE_START.search(text, starts[0], starts[1]) if html else None
+    return len(starts), page.start() if page else starts[1]
+
+
+# Separate printings of one mapped title that are still read and merged (a title that repeats later in the
+# report); no corpus report prints a mapped title twice. More is a duplicated section: its first printing is read.
+MAX_PRINTINGS = 3
+
+
 def map_blocks(blocks: list[Block], issues: list[ParseIssue],
                sections: dict[str, Section] | None = None) -> dict[str, Section]:
     """Map raw blocks to sections through the registry. Sections already in
-    ``sections`` (built by a report-kind adapter) are kept over same-key blocks."""
+    ``sections`` (built by a report-kind adapter) are kept over same-key blocks.
+    A title printed more than MAX_PRINTINGS times, or followed by identical
+    copies of itself, is read once, with a warning."""
     if sections is None:
         sections = {}
     built_here = set(sections)
+    printings = Counter(b.title for b in blocks)
+    copies = Counter()
+    for b in blocks:
+        copies[b.title] += b.copies
+    read_once: set[str] = set()
     for block in blocks:
         spec = lookup(block.title)
         if spec is None:
             continue
+        if block.title in read_once:
+            continue
+        n, dup = printings[block.title], copies[block.title]
+        if n > MAX_PRINTINGS or dup:
+            read_once.add(block.title)
+            said = f"is printed {n:,} times" if n > 1 else "is printed once"
+            if dup:
+                said += f", with {dup:,} identical pages again after its own (a page break does not repeat a page)"
+            issues.append(ParseIssue("warning", spec.key, block.line,
+                                     f"section '{block.title[:80]}' {said}: only its first printing is read"))
         try:
             sec = spec.mapper(block, spec.key, issues)
         except Exception as e:  # a mapper bug must not lose the rest of the report

@@ -65,6 +65,7 @@ class Block:
     lines: list[str] = field(default_factory=list)  # text body (text reports only)
     first_line: int = 0  # 1-based line number of lines[0]
     format: str = "text"
+    copies: int = 0  # identical copies of this block printed right after it, not read (text reports)
 
 
 __all__ = ["Block", "RawTable", "HTML_HEADER_TITLE"]

@@ -36,6 +36,7 @@ def blocks_from_text(lines: list[str]) -> tuple[list[str], int, list[Block]]:
     header_lines = list(preamble)
     blocks: list[Block] = []
     last_title = None
+    pages: set[int] = set()  # hashes of the page bodies of the last block: a page printed again is a copy
     for raw in raws:
         if " ".join(raw.title.lower().split()) in HEADER_TITLES:
             header_lines.append(lines[raw.line - 1])
@@ -46,6 +47,13 @@ def blocks_from_text(lines: list[str]) -> tuple[list[str], int, list[Block]]:
             last_title = raw.title
             continue
         body = _body_lines(raw)
+        page = hash(tuple(body))
+        if raw.title == last_title and blocks and page in pages and any(l.strip() for l in body):
+            blocks[-1].copies += 1  # a page break continues a section; the same page again is a duplicate
+            continue
+        if raw.title != last_title:
+            pages = set()
+        pages.add(page)
         tb = read_block(body, raw.first_body_line - (1 if raw.rest_of_title_line else 0))
         if raw.title == last_title and blocks:
             prev = blocks[-1]
