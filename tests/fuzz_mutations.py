@@ -10,7 +10,10 @@ flipped, re-encoded (UTF-16, cp1252, a BOM, CRLF), HTML and structure bombs
 injected, numbers overflowed, gzip-wrapped. Each goes through what the CLI does
 with a file (``read_sources`` -> ``parse_source`` -> ``analyze`` -> JSON, text,
 Markdown and HTML rendering) and must give a result or an ``AwrscopeError``
-with a one-line message (exit 2), and:
+with a one-line message (exit 2); then through one real CLI command picked by
+the input's number (:data:`CLI_RUNS`: ``analyze`` in each ``--format``, ``parse``,
+``compare``, ``trend``, ``redact``, ``db import``, ``trace`` in each format), run
+in-process by click, which must exit 0, 1 or 2, never 3; and:
 
 * no other exception (a traceback), and no "internal error";
 * no hang: a per-input bound on CPU time (not wall time: on a shared machine a
@@ -173,6 +176,39 @@ def _alarm(signum, frame):
     raise Timeout()
 
 
+# One CLI run per input, chosen by its number: every command and output format of the tool. "{in}" is the
+# input file, "{dir}" a fresh directory for the command's outputs.
+CLI_RUNS = [["analyze", "--format", f, "{in}"] for f in ("json", "text", "markdown", "html")] + [
+    ["parse", "{in}"],
+    ["compare", "--format", "json", "{in}", "{in}"],
+    ["trend", "--format", "json", "{in}"],
+    ["redact", "-o", "{dir}/red", "--key-file", "{dir}/key", "{in}"],
+    ["db", "import", "-q", "-j", "1", "--db", "{dir}/store.db", "{in}"],
+] + [["trace", "--format", f, "{in}"] for f in ("json", "text", "markdown", "html")]
+
+
+def cli_run_for(n: int, seed: int) -> list[str]:
+    return CLI_RUNS[random.Random(seed * 7_919 + n).randrange(len(CLI_RUNS))]
+
+
+def _cli(argv: list[str], path: Path) -> int:
+    """Exit code of one CLI run on ``path``, in this process (as tools/json_snapshot.py runs it)."""
+    from click.testing import CliRunner
+
+    from awrscope.cli import main as cli_main
+
+    out = path.parent / "cli"
+    out.mkdir(exist_ok=True)
+    for old in out.rglob("*"):  # each run starts from an empty output directory
+        if old.is_file():
+            old.unlink()
+    args = [a.replace("{in}", str(path)).replace("{dir}", str(out)) for a in argv]
+    res = CliRunner().invoke(cli_main, args, catch_exceptions=True)
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        raise res.exception
+    return res.exit_code
+
+
 def _pipeline(path: Path) -> None:
     """What `awrscope analyze` does with one file, every output format."""
     for src in read_sources(str(path)):
@@ -237,10 +273,34 @@ def markup_from_report(page: str) -> str | None:
     return "; ".join(check.problems[:3]) or None
 
 
-def check(data: bytes, workdir: Path, memory: bool = True, seconds: float = CPU_SECONDS) -> str | None:
-    """None when the input is handled as the contract says; else what went wrong."""
+def check(data: bytes, workdir: Path, memory: bool = True, seconds: float = CPU_SECONDS,
+          cli: list[str] | None = None, codes: Counter | None = None) -> str | None:
+    """None when the input is handled as the contract says; else what went wrong. With ``cli``, the input
+    then goes through that CLI run too (its exit code counted in ``codes``)."""
     path = workdir / "input.bin"
     path.write_bytes(data)
+    problem = _check_pipeline(path, data, memory, seconds)
+    if problem or cli is None:
+        return problem
+    old = signal.signal(signal.SIGPROF, _alarm)
+    signal.setitimer(signal.ITIMER_PROF, seconds * 2)
+    try:
+        code = _cli(cli, path)
+    except Timeout:
+        return f"{cli[0]}: took more than {seconds * 2:g} s of CPU"
+    except Exception as e:  # noqa: BLE001 - what the fuzzer looks for
+        return f"{' '.join(cli[:3])}: {type(e).__name__}: {str(e)[:300]}"
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+    if codes is not None:
+        codes[(" ".join(a for a in cli[:3] if "{" not in a and a not in ("-o", "-q")), code)] += 1
+    if code not in (0, 1, 2):
+        return f"{' '.join(cli[:3])}: exit {code}"
+    return None
+
+
+def _check_pipeline(path: Path, data: bytes, memory: bool, seconds: float) -> str | None:
     old = signal.signal(signal.SIGPROF, _alarm)
     signal.setitimer(signal.ITIMER_PROF, seconds * (3 if memory else 1))  # tracing costs ~3x the CPU
     if memory:
@@ -274,34 +334,41 @@ def check(data: bytes, workdir: Path, memory: bool = True, seconds: float = CPU_
 
 def seeds(corpus: Path | None) -> list[Path]:
     out = sorted((ROOT / "tests" / "fixtures").rglob("*.txt"))
-    out = [p for p in out if "fuzz" not in p.parts]
+    out = [p for p in out if "fuzz" not in p.parts] + sorted((ROOT / "tests" / "fixtures" / "trace").glob("*.trc"))
     if corpus and (corpus / "reports").is_dir():
         out += sorted(p for p in (corpus / "reports").iterdir() if p.suffix in (".txt", ".lst", ".html", ".htm"))
     return out
 
 
 def run(count: int, seed: int, corpus: Path | None, save_dir: Path | None = None, jobs: int = 1,
-        memory: bool = True) -> list[str]:
+        memory: bool = True, cli: bool = False, codes: Counter | None = None) -> list[str]:
     """Mutate and check ``count`` inputs; input #n depends on ``seed`` and n only,
-    so a failure is replayed by its number."""
+    so a failure is replayed by its number. ``cli``: each input also through its CLI run
+    (:func:`cli_run_for`), (command, exit code) counted in ``codes``."""
     if jobs <= 1:
-        return _run_slice((count, seed, corpus, save_dir, 1, 0, memory))
-    from concurrent.futures import ProcessPoolExecutor
+        parts = [_run_slice((count, seed, corpus, save_dir, 1, 0, memory, cli))]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(jobs) as pool:
-        parts = pool.map(_run_slice, [(count, seed, corpus, save_dir, jobs, k, memory) for k in range(jobs)])
-        return [f for fs in parts for f in fs]
+        with ProcessPoolExecutor(jobs) as pool:
+            parts = list(pool.map(_run_slice, [(count, seed, corpus, save_dir, jobs, k, memory, cli)
+                                               for k in range(jobs)]))
+    if codes is not None:
+        for _, c in parts:
+            codes.update(c)
+    return [f for fs, _ in parts for f in fs]
 
 
-def _run_slice(args) -> list[str]:
-    count, seed, corpus, save_dir, jobs, part, memory = args
+def _run_slice(args) -> tuple[list[str], Counter]:
+    count, seed, corpus, save_dir, jobs, part, memory, cli = args
+    codes: Counter = Counter()
     files = seeds(corpus)
     texts = [p.read_bytes().decode("utf-8", "replace") for p in files]
     failures = []
     with tempfile.TemporaryDirectory(prefix="awrscope-fuzz-") as tmp:
         for n in range(part, count, jobs):
             k, data = make_input(texts, n, seed)
-            problem = check(data, Path(tmp), memory)
+            problem = check(data, Path(tmp), memory, cli=cli_run_for(n, seed) if cli else None, codes=codes)
             if problem:
                 failures.append(f"#{n} from {files[k].name}: {problem}")
                 if save_dir:
@@ -309,7 +376,7 @@ def _run_slice(args) -> list[str]:
                     (save_dir / f"crash_{seed}_{n}.bin").write_bytes(data)
             if count >= 1000 and n % 1000 < jobs:
                 print(f"  ... input {n}: {len(failures)} failures in this worker", file=sys.stderr, flush=True)
-    return failures
+    return failures, codes
 
 
 # --- The file-type stage: hostile file-system entries through the real CLI -------------------------------
@@ -988,6 +1055,7 @@ def main() -> int:
                     help="where failing inputs are written (byte-exact)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument("--no-memory", action="store_true", help="skip the traced-memory bound (3x faster)")
+    ap.add_argument("--cli", action="store_true", help="each input also through one CLI command (CLI_RUNS)")
     ap.add_argument("--replay", type=Path, nargs="*", help="check these saved inputs instead")
     ap.add_argument("--file-types", action="store_true", help="run the file-type stage through the CLI instead")
     ap.add_argument("--rounds", type=int, default=10, help="file types: rounds of every case kind")
@@ -1012,9 +1080,18 @@ def main() -> int:
             print(f"{p}: {problem or 'ok'}")
         return 1 if any(problem for _, problem in bad) else 0
     t0 = time.perf_counter()
-    failures = run(args.count, args.seed, args.corpus, args.save, jobs=args.jobs, memory=not args.no_memory)
+    codes: Counter = Counter()
+    failures = run(args.count, args.seed, args.corpus, args.save, jobs=args.jobs, memory=not args.no_memory,
+                   cli=args.cli, codes=codes)
     for f in failures:
         print(f)
+    for (cmd, code), k in sorted(codes.items()):
+        print(f"  {cmd}: exit {code} x {k}")
+    if codes:
+        by_code = Counter()
+        for (_, code), k in codes.items():
+            by_code[code] += k
+        print("  exit codes: " + ", ".join(f"{c}: {k}" for c, k in sorted(by_code.items())))
     print(f"{args.count} inputs, {len(failures)} failures, {time.perf_counter() - t0:.0f} s")
     return 1 if failures else 0
 

@@ -5,6 +5,7 @@ Longer runs: ``python tests/fuzz_mutations.py --count 20000 --jobs 2`` and
 from __future__ import annotations
 
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -244,3 +245,27 @@ def test_text_tables_read_back_as_printed(table):
     assert t.columns == names
     assert [cells for _, cells in t.rows] == rows
     assert [line for line, _ in t.rows] == list(range(10 + len(lines) - len(rows), 10 + len(lines)))
+
+
+def test_finite_cells_past_any_oracle_figure_are_garbage_not_infinity(tmp_path):
+    """Fuzz input (issue 28 closing run, a compare-period HTML report): 1.1e307 waits/s times the elapsed
+    seconds gave inf, which the JSON output printed as 'Infinity' (not JSON) and `db import` refused with
+    exit 3. Cells past 1e100 (no counter reaches 1.9e20, the undo retention sentinel ~1e40) are read as garbage, as
+    inf already was."""
+    import json
+    import subprocess
+
+    assert parse_number("9.9E+306").value is None and parse_number("1" + "0" * 101).value is None
+    assert parse_number("1.13E+40").value == 1.13e40 and parse_number("1e-300").value is None and parse_number("18446744073709551615").value == 1.8446744073709552e19
+    text = (Path(__file__).parent / "fixtures" / "mini_awr_11204.txt").read_text()
+    row = "log file sync                    72,000     0      4,320      60      1.0   60.0"
+    path = tmp_path / "report.txt"
+    path.write_text(text.replace(row, "log file sync                   9.9E+306    0  9.9E+306       60      1.0   60.0"))
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    out = subprocess.run([sys.executable, "-m", "awrscope", "analyze", "--format", "json", str(path)],
+                         capture_output=True, env=env, timeout=120)
+    assert out.returncode in (0, 1), out.stderr.decode()[-1000:]
+    json.loads(out.stdout, parse_constant=lambda c: pytest.fail(f"{c} in the JSON output"))
+    db = subprocess.run([sys.executable, "-m", "awrscope", "db", "import", "-q", "-j", "1", "--db",
+                         str(tmp_path / "s.db"), str(path)], capture_output=True, env=env, timeout=120)
+    assert db.returncode == 0, db.stderr.decode()[-1000:]

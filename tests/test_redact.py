@@ -341,3 +341,31 @@ def test_web_route_refuses_a_copy_the_self_check_rejects(corpus, tmp_path, monke
     with TestClient(create_app(db, allowed_hosts=("testserver",))) as c:
         got = c.get(f"/api/reports/{rid}/redacted")
     assert got.status_code == 422 and "cannot be redacted safely" in got.text and SP not in got.text
+
+
+def test_user_at_host_finds_what_the_pattern_finds():
+    from awrscope.redact.collect import USER_AT_HOST, user_at_host
+    for text in ("scott@dbhost.example.com x", "1abc@host", "a@b#c@d", "a@b.c@d", "ab@1 cd@ef", "_.@x", "é1x@h-1.2",
+                 "jo$n#1-x@srv_2 and mary@"):
+        assert list(user_at_host(text)) == [m.groups() for m in USER_AT_HOST.finditer(text)], text
+
+
+@pytest.mark.parametrize("line", ["x" * 100_000, " " + "-" * 100_000 + "x" + "-" * 100_000])
+def test_long_runs_are_redacted_in_linear_time(tmp_path, line):
+    """Fuzz inputs (issue 28 closing run), each a minute of CPU and exit 3 'internal error' under the fuzzer's
+    bound: a 95,000-letter run made the user@host search try every letter to the run's end; a 197,000-dash
+    line with one other character made the column-underline pattern '-{3,}[ -]*$' try every split of it."""
+    import resource
+
+    lines = (Path(__file__).parent / "fixtures" / "seeds" / "pachot_512_vs_4k_awrdiff.txt").read_text().splitlines()
+    path = tmp_path / "report.txt"
+    path.write_text("\n".join(lines[:12] + [line] + lines[12:]) + "\n")
+
+    def cpu_bound() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (20, 20))
+
+    p = subprocess.run([sys.executable, "-m", "awrscope", "redact", "-o", str(tmp_path / "out"), "--key-file",
+                        str(tmp_path / "k.key"), str(path)], capture_output=True, preexec_fn=cpu_bound, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")})
+    assert p.returncode in (0, 2), (p.returncode, p.stderr.decode()[-1000:])
+    assert b"internal error" not in p.stderr and b"Traceback" not in p.stderr

@@ -72,6 +72,12 @@ _MEMO: dict[str, Number] = {}
 _MEMO_MAX = 20000
 
 
+# Magnitudes no report prints (counters are 64-bit, under 1.9e19; the undo sentinel 'max tuned retention' prints
+# up to ~1e40): a cell past them is garbage. Kept as a value, 1e306 waits/s times the elapsed seconds made inf,
+# and inf is not JSON (the store refused it: exit 3); products of three cells inside the bounds stay finite.
+_HUGE, _TINY = 1e100, 1e-100
+
+
 def _parse(cell: str, binary: bool) -> Number:
     s = cell.strip()
     if not s:
@@ -86,7 +92,7 @@ def _parse(cell: str, binary: bool) -> Number:
         try:
             plain = s.replace(",", "") if "," in s else s
             v = float(plain)
-            if v - v != 0.0:  # float() gives inf for a cell of 309+ digits: garbage, not a value
+            if not -_HUGE < v < _HUGE or (v and -_TINY < v < _TINY):  # past what Oracle prints (inf too)
                 return _BAD
             if "," in s and _DECIMAL_COMMA.match(s):
                 return _parse_slow(s, binary)
@@ -125,7 +131,7 @@ def _parse_slow(s: str, binary: bool) -> Number:
         scale = TIME_UNITS[unit]
         v *= scale
         res *= scale
-    if v - v != 0.0 or res - res != 0.0:  # past the range of a double (1e400, 1e305P): garbage
+    if not v < _HUGE or (v and v < _TINY) or res - res != 0.0:  # past the range of a double (1e400, 1e305P)
         return _BAD
     if m.group("sign") == "-":
         v = -v

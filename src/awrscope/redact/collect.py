@@ -24,7 +24,27 @@ IPV6 = re.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*[A-Fa-f])(?:[0-9A-Fa-f]{1,4}:){3,7
 UNIX_PATH = re.compile(r"(?<![\w.$#/\\])/(?:[\w.$#+-]+/)+[\w.$#+-]*")
 WIN_PATH = re.compile(r"(?<![\w])[A-Za-z]:\\[\w.$#\\ -]*[\w$#]")
 ASM_PATH = re.compile(r"(?<![\w+/])\+[A-Z][A-Z0-9_]*/[\w./+-]+")
-USER_AT_HOST = re.compile(r"([A-Za-z][\w.$#-]*)@([A-Za-z][\w-]*(?:\.[\w-]+)*)")
+USER_AT_HOST = re.compile(r"([A-Za-z][\w.$#-]*)@([A-Za-z][\w-]*(?:\.[\w-]+)*)")  # what user_at_host finds
+_HOST_AFTER_AT = re.compile(r"[A-Za-z][\w-]*(?:\.[\w-]+)*")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
+
+
+def user_at_host(text: str):
+    """(user, host) of each USER_AT_HOST.finditer match, in linear time: that search tries every letter of a
+    long run of word characters with no '@' after it, each to the run's end (a 95,000-letter run took a minute).
+    Here each '@' looks back over the run before it once; the user starts at the run's first letter."""
+    last = 0
+    at = text.find("@")
+    while at >= 0:
+        start = at
+        while start > last and (text[start - 1].isalnum() or text[start - 1] in "_.$#-"):
+            start -= 1
+        letter = _ASCII_LETTER.search(text, start, at)
+        host = _HOST_AFTER_AT.match(text, at + 1) if letter else None
+        if host:
+            yield text[letter.start():at], host.group(0)
+            last = host.end()
+        at = text.find("@", max(at + 1, last))
 TNS = re.compile(r"\(\s*(HOST|SERVICE_NAME|SERVICE|SID|SERVER_NAME|INSTANCE_NAME|GLOBAL_DBNAME)\s*=\s*([^)\s]+)\s*\)",
                  re.IGNORECASE)
 DOMAIN = re.compile(r"(?<![\w.$#@])[A-Za-z][\w-]*(?:\.[A-Za-z0-9][\w-]*)+\.[A-Za-z]{2,10}(?![\w.])")
@@ -84,7 +104,9 @@ def vocabulary(report: Report, text: str) -> set[str]:
                         if k != "instance":
                             words.update(WORD.findall(v or ""))
     for i, line in enumerate(lines):  # column headings: the lines above a text table's dashes
-        if i and re.match(r"^\s*-{3,}[ -]*$", line) and not re.match(r"^\s{4,}-{30,}\s*$", line):
+        # '---' then dashes or spaces: '-{3,}[ -]*' tried every split of a long dashed line (197,000 dashes with one
+        # other character: a minute of CPU)
+        if i and re.match(r"^\s*---[ -]*$", line) and not re.match(r"^\s{4,}-{30,}\s*$", line):
             for j in range(max(0, i - 3), i):
                 words.update(WORD.findall(_TITLE_TAIL.split(lines[j], 1)[0]))
     for m in re.finditer(r"<th\b[^>]*>(.*?)</th>|\ssummary=\"([^\"]*)\"", text, re.DOTALL | re.IGNORECASE):
@@ -186,9 +208,9 @@ def _scan(report: Report, text: str, out: dict[str, set[str]]) -> None:
     for rx in (UNIX_PATH, WIN_PATH, ASM_PATH):
         out["file"].update(m.group(0) for m in rx.finditer(text) if m.group(0).count("/") + m.group(0).count("\\") >= 2
                            or rx is not UNIX_PATH)
-    for m in USER_AT_HOST.finditer(text):
-        out["user"].add(m.group(1))
-        out["host"].add(m.group(2))
+    for user, host in user_at_host(text):
+        out["user"].add(user)
+        out["host"].add(host)
     for m in TNS.finditer(text):
         out["host" if m.group(1).upper() == "HOST" else "service"].add(m.group(2))
     # a dotted name is a host's as often as a package's (perfstat.statspack.snap): its words are replaced where
