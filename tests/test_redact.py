@@ -350,11 +350,13 @@ def test_user_at_host_finds_what_the_pattern_finds():
         assert list(user_at_host(text)) == [m.groups() for m in USER_AT_HOST.finditer(text)], text
 
 
-@pytest.mark.parametrize("line", ["x" * 100_000, " " + "-" * 100_000 + "x" + "-" * 100_000])
+@pytest.mark.parametrize("line", ["x" * 100_000, " " + "-" * 100_000 + "x" + "-" * 100_000,
+                                  "<table><th>x" * 15_000])
 def test_long_runs_are_redacted_in_linear_time(tmp_path, line):
     """Fuzz inputs (issue 28 closing run), each a minute of CPU and exit 3 'internal error' under the fuzzer's
     bound: a 95,000-letter run made the user@host search try every letter to the run's end; a 197,000-dash
-    line with one other character made the column-underline pattern '-{3,}[ -]*$' try every split of it."""
+    line with one other character made the column-underline pattern '-{3,}[ -]*$' try every split of it;
+    15,000 unclosed <table> (and <th>) tags made the table and heading searches run to the end from each."""
     import resource
 
     lines = (Path(__file__).parent / "fixtures" / "seeds" / "pachot_512_vs_4k_awrdiff.txt").read_text().splitlines()

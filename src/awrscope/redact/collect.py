@@ -109,13 +109,40 @@ def vocabulary(report: Report, text: str) -> set[str]:
         if i and re.match(r"^\s*---[ -]*$", line) and not re.match(r"^\s{4,}-{30,}\s*$", line):
             for j in range(max(0, i - 3), i):
                 words.update(WORD.findall(_TITLE_TAIL.split(lines[j], 1)[0]))
-    for m in re.finditer(r"<th\b[^>]*>(.*?)</th>|\ssummary=\"([^\"]*)\"", text, re.DOTALL | re.IGNORECASE):
-        words.update(WORD.findall(m.group(1) or m.group(2) or ""))
+    for words_of in _headings_and_summaries(text):
+        words.update(WORD.findall(words_of))
     for m in re.finditer(r"</?([A-Za-z][A-Za-z0-9]*)|\s([A-Za-z-]+)\s*=", text):  # HTML markup
         words.add(m.group(1) or m.group(2))
     for m in re.finditer(r"\s(?!(?:href|name|id|title|alt)\b)[A-Za-z-]+\s*=\s*[\"']([^\"'<>]*)[\"']", text, re.I):
         words.update(WORD.findall(m.group(1)))  # class="awrc" scope="col": markup values are never replaced
     return words
+
+
+_TH_OR_SUMMARY = re.compile(r"<th\b[^>]*>|\ssummary=\"([^\"]*)\"", re.IGNORECASE)
+_TH_CLOSE = re.compile(r"</th>", re.IGNORECASE)
+
+
+def _headings_and_summaries(text: str):
+    """What ``re.finditer(r'<th\\b[^>]*>(.*?)</th>|\\ssummary="([^"]*)"', text, DOTALL | IGNORECASE)`` gives
+    (the text of each <th> cell, each summary attribute), in linear time: that search looked for '</th>' to the
+    end of the text from every unclosed <th> (15,000 of them took minutes). Once one has no '</th>' after it,
+    none later has: <th> starts are then passed over, as the search passed over them."""
+    pos, closes = 0, True
+    while True:
+        m = _TH_OR_SUMMARY.search(text, pos)
+        if m is None:
+            return
+        if m.group(1) is not None:
+            yield m.group(1)
+            pos = m.end()
+            continue
+        close = _TH_CLOSE.search(text, m.end()) if closes else None
+        if close is None:
+            closes = False
+            pos = m.start() + 1  # a summary attribute may stand inside this tag
+            continue
+        yield text[m.end():close.start()]
+        pos = close.end()
 
 
 def _all(report: Report):
@@ -251,7 +278,25 @@ _COLUMN_KIND = {
     "pl/sql current subprogram": "module",
     "tablespace": "tablespace", "tablespace name": "tablespace", "filename": "file", "file name": "file",
 }
-_TABLE = re.compile(r"<table\b.*?</table\s*>", re.DOTALL | re.IGNORECASE)
+_TABLE = re.compile(r"<table\b.*?</table\s*>", re.DOTALL | re.IGNORECASE)  # what _tables finds
+_TABLE_OPEN = re.compile(r"<table\b", re.IGNORECASE)
+_TABLE_CLOSE = re.compile(r"</table\s*>", re.IGNORECASE)
+
+
+def _tables(text: str):
+    """The texts of ``_TABLE.finditer(text)`` in linear time: that search looked for '</table>' to the end of
+    the text from every unclosed <table> (15,000 of them: half a minute). Once one has no '</table>' after it,
+    none later has."""
+    pos = 0
+    while True:
+        m = _TABLE_OPEN.search(text, pos)
+        if m is None:
+            return
+        close = _TABLE_CLOSE.search(text, m.end())
+        if close is None:
+            return
+        yield text[m.start():close.end()]
+        pos = close.end()
 _ROW = re.compile(r"<tr\b.*?(?=<tr\b|</table)", re.DOTALL | re.IGNORECASE)
 _CELL = re.compile(r"<(t[dh])\b([^>]*)>(.*?)(?=<t[dh]\b|</tr|$)", re.DOTALL | re.IGNORECASE)
 _NO_NAME = re.compile(r"\*\*|MISSING|^\((unknown|none)\)$|^(Others?|UNKNOWN|UNNAMED|Total)$", re.IGNORECASE)
@@ -270,9 +315,9 @@ def _html_columns(text: str, out: dict[str, set[str]]) -> None:
 
     if "<t" not in text[:200000].lower() and "<T" not in text[:200000]:
         return
-    for t in _TABLE.finditer(text):
+    for table in _tables(text):
         headings: list[str] | None = None
-        for r in _ROW.finditer(t.group(0)):
+        for r in _ROW.finditer(table):
             cells = [(m.group(1).lower(), m.group(2), _cell_text(m.group(3))) for m in _CELL.finditer(r.group(0))]
             if not cells:
                 continue
