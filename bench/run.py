@@ -472,6 +472,8 @@ def main() -> int:
         runs = _runs([sys.executable, "-c", "pass"], env)
         print(f"bare interpreter start (`python -c pass`, this interpreter's site hooks included): "
               f"median {statistics.median(runs) * 1000:.0f} ms")
+    if args.peers:  # the same reports the phases above measured
+        run_peers(args.peers.resolve(), kept, args.repeat, args.peer_python)  # the tools run in a temporary cwd
     return 0
 
 
