@@ -258,7 +258,7 @@ def test_internal_errors_have_their_own_exit_code(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     import awrscope.analysis
-    import awrscope.render
+    import awrscope.render.text
     from awrscope.cli import main
 
     report = Path(__file__).parent.parent / "examples" / "ault_fig4_awr_disk.txt"
@@ -271,7 +271,7 @@ def test_internal_errors_have_their_own_exit_code(tmp_path, monkeypatch):
     res = CliRunner().invoke(main, ["analyze", "-j", "1", str(report)])
     assert res.exit_code == 3 and "internal error (KeyError: 'a bug'); please report it" in res.output
     monkeypatch.undo()
-    monkeypatch.setattr(awrscope.render, "render_text", broken)
+    monkeypatch.setattr(awrscope.render.text, "render_text", broken)  # analyze imports its format's renderer
     res = CliRunner().invoke(main, ["analyze", str(report)])
     assert res.exit_code == 3 and res.output.strip().splitlines() == [
         "awrscope: analyze: internal error (KeyError: 'a bug'); please report it"]
