@@ -468,7 +468,9 @@ def test_compiled_templates_are_kept_between_runs_and_an_unusable_cache_costs_no
     (tmp_path / "file").write_text("x")
     assert page(tmp_path / "file" / "below") == first
     assert page(tmp_path / "off", AWRSCOPE_TEMPLATE_CACHE="0") == first
-    assert not (tmp_path / "off").exists()
+    assert not list((tmp_path / "off").glob("awrscope/templates-*"))
+    assert page(tmp_path / "none", AWRSCOPE_CACHE="0") == first  # every cache off (patterns too): nothing made
+    assert not (tmp_path / "none").exists()
     # a cache directory others can write to is not used: it holds code that is run
     shared = tmp_path / "shared"
     page(shared)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from msgspec import Struct
 from typing import Callable
 
 from .errors import AwrscopeError, internal_message, skip_reason
@@ -16,8 +16,7 @@ from .parsers.source import Input, expand_inputs, iter_sources
 Row = tuple[str, object, "str | None"]
 
 
-@dataclass(frozen=True, slots=True)
-class Skip:
+class Skip(Struct, frozen=True):
     """A found file that is not a report, in place of a row's error: summed up, not reported one by one."""
     reason: str
     message: str

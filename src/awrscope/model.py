@@ -7,7 +7,8 @@ the vocabulary of :data:`UNITS`, so no number travels without its unit.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
+from msgspec.structs import force_setattr
 from datetime import datetime
 from typing import Iterable, Iterator, Mapping
 
@@ -35,8 +36,7 @@ UNITS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ParseIssue:
+class ParseIssue(Struct, frozen=True):
     level: str  # "error" | "warning" | "info"
     section: str | None
     line: int | None
@@ -46,8 +46,7 @@ class ParseIssue:
         return {"level": self.level, "section": self.section, "line": self.line, "message": self.message}
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(Struct, frozen=True):
     """One row of a section. ``values`` holds numbers (None when the cell was
     blank, N/A or overflowed), ``text`` holds the non-numeric fields."""
 
@@ -66,8 +65,7 @@ class Row:
         return d
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(Struct, frozen=True):
     key: str
     title: str
     line: int
@@ -76,7 +74,7 @@ class Section:
     notes: tuple[str, ...] = ()
     # Lookup by normalised row name (first row wins), built when a row is first looked up by name: most
     # sections are only ever iterated, and the index cost a tenth of the parse.
-    index: Mapping[str, Row] | None = field(default=None, repr=False, compare=False)
+    index: Mapping[str, Row] | None = None
 
     def row(self, name: str) -> Row | None:
         """The row with this name; a name cut short as the text report prints it
@@ -88,7 +86,7 @@ class Section:
                 if r.name:
                     index.setdefault(normalise_name(r.name), r)
                     index.setdefault("=" + " ".join(r.name.split()), r)
-            object.__setattr__(self, "index", index)  # frozen: a cache, not a change of the section
+            force_setattr(self, "index", index)  # frozen: a cache, not a change of the section
         found = index.get("=" + " ".join(name.split()))  # exact case first: 'DML lock allocation' vs 'dml lock allocation'
         if found is not None:
             return found
@@ -126,8 +124,7 @@ def normalise_name(name: str) -> str:
     return " ".join(name.lower().split()).rstrip(":").strip()
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(Struct, frozen=True):
     snap_id: int | None
     time: datetime | None
     sessions: float | None = None
@@ -143,8 +140,7 @@ class Snapshot:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Instance:
+class Instance(Struct, frozen=True):
     name: str | None
     number: int | None = None
     host: str | None = None
@@ -159,8 +155,7 @@ class Instance:
         }
 
 
-@dataclass(slots=True)
-class Header:
+class Header(Struct):
     db_name: str | None = None
     dbid: int | None = None
     unique_name: str | None = None
@@ -186,8 +181,7 @@ class Header:
     line: int | None = None
 
 
-@dataclass(slots=True)
-class Report:
+class Report(Struct):
     """A parsed report (one period). Compare-period reports hold two of these in ``periods``."""
 
     kind: str  # awr | statspack | awr_global | awr_diff | addm | ash

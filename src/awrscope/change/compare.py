@@ -8,7 +8,7 @@ per transaction before it is compared; latencies are compared as they are.
 """
 from __future__ import annotations
 
-import dataclasses
+from msgspec.structs import replace
 import math
 
 from ..analysis import analyze
@@ -86,9 +86,9 @@ def with_time_base(report: Report) -> tuple[Report, str]:
     """The report with the elapsed time its statistics imply when the header's disagrees or is missing, and the DB
     time a compare-period report prints only per second (Workload Comparison); and where the elapsed time came from."""
     elapsed, ebasis = _elapsed(report)
-    rep = report if elapsed == report.elapsed_s else dataclasses.replace(report, elapsed_s=elapsed)
+    rep = report if elapsed == report.elapsed_s else replace(report, elapsed_s=elapsed)
     if rep.db_time_s is None and elapsed and (_lp(rep, "DB time") or 0) > 0:
-        rep = dataclasses.replace(rep, db_time_s=_lp(rep, "DB time") * elapsed)
+        rep = replace(rep, db_time_s=_lp(rep, "DB time") * elapsed)
     return rep, ebasis
 
 

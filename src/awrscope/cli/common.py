@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import stat
 import sys
 from typing import TYPE_CHECKING, Any, Callable
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import click
 
 from ..errors import EXIT_UNUSABLE, failure_code  # noqa: F401 - failure_code is re-exported to the commands
+from .. import patterns
 
 if TYPE_CHECKING:
     from ..model import Report
@@ -146,7 +146,7 @@ def _umask() -> int:
     return mask
 
 
-_FD_PATH = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
+_FD_PATH = patterns.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
 
 
 def _descriptor_of(output: str) -> int | None:
@@ -214,6 +214,8 @@ def parse_when(text: str | None, end_of_day: bool = False):
 
 def in_window(begin: str | None, end: str | None, since, until) -> bool | None:
     """Whether a report's window overlaps --begin/--end (awrscope.change.trend.in_window)."""
+    if since is None and until is None:  # no range given: the change analysis is not loaded for nothing
+        return True
     from ..change.trend import in_window as overlaps
 
     return overlaps(begin, end, since, until)

@@ -13,7 +13,7 @@ cause before symptom, rules/engine.py), so a symptom rule finds its leaf already
 shown under its cause instead of beside it."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from ..metrics import Metrics, Source
 from ..metrics.invariants import parts_limit
@@ -28,8 +28,7 @@ REMAINDER = "(remainder)"
 
 
 
-@dataclass
-class Leaf:
+class Leaf(Struct):
     key: str
     name: str
     kind: str  # cpu | wait | remainder
@@ -52,8 +51,7 @@ class Leaf:
         return max(0.0, self.seconds - self.claimed)
 
 
-@dataclass
-class Ledger:
+class Ledger(Struct):
     db_time_s: float
     elapsed_s: float | None
     basis: str  # what the shares are of: "DB time (time model)", "foreground ASH activity", ...

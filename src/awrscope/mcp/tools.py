@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -27,8 +27,7 @@ class ToolFailure(Exception):
     """An unusable input or request: the message is the CLI's stderr line(s), ``awrscope: ...``."""
 
 
-@dataclass
-class Result:
+class Result(Struct):
     doc: dict
     text: str  # the JSON text the CLI prints for the same inputs
     notes: list[str] = field(default_factory=list)  # what the CLI says on stderr beside a result

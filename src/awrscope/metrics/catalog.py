@@ -3,7 +3,7 @@ spec number, unit, formula text and inputs. Derivation lives in derive.py; this
 module is data only so that docs and ``awrscope rules`` can list it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 #: Reason codes for a metric that has no value (spec B preamble).
 REASONS = {
@@ -16,8 +16,7 @@ REASONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class MetricDef:
+class MetricDef(Struct, frozen=True):
     id: str
     number: str  # spec id, e.g. "M30"
     unit: str

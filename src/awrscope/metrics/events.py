@@ -2,13 +2,13 @@
 (spec M01-M12), the per-event write-path metrics and the LGWR histogram tail."""
 from __future__ import annotations
 
-import re
 
 from ..model import Report
 from ..oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES, WRITE_PATH_EVENTS, is_idle_row
 from .builder import Builder, row_source
 from .catalog import BY_ID
 from .values import EventTime, Source
+from .. import patterns
 
 
 def _top_time(r: Report, row) -> tuple[float | None, tuple[Source, ...]]:
@@ -283,7 +283,7 @@ def event_metrics(b: Builder) -> None:
         b.miss("lfpw_tail_share_8ms")
 
 
-_BUCKET_LABEL = re.compile(r"^(<=?|>=?)\s*(\d+(?:\.\d+)?)\s*(us|ms|s|m|min|h)$")
+_BUCKET_LABEL = patterns.compile(r"^(<=?|>=?)\s*(\d+(?:\.\d+)?)\s*(us|ms|s|m|min|h)$")
 _LABEL_US = {"us": 1.0, "ms": 1e3, "s": 1e6, "m": 60e6, "min": 60e6, "h": 3600e6}
 
 

@@ -12,7 +12,7 @@ figures and the tolerance. Findings that lean on DB time then lose confidence (a
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from ..model import Report
 from ..oracle.events import wait_class
@@ -28,8 +28,7 @@ SUM_REL_TOL = 0.05
 CLASS_REL_TOL = 0.10
 
 
-@dataclass(frozen=True)
-class Violation:
+class Violation(Struct, frozen=True):
     check: str
     section: str
     line: int | None

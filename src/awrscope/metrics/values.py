@@ -1,12 +1,11 @@
 """Metric values with provenance: what a rule reads and what the JSON prints."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 from typing import Iterator
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(Struct, frozen=True):
     """Where one input number came from in the report."""
 
     section: str
@@ -19,8 +18,7 @@ class Source:
         return {"section": self.section, "row": self.row, "field": self.field, "line": self.line, "value": self.value}
 
 
-@dataclass(frozen=True, slots=True)
-class MetricValue:
+class MetricValue(Struct, frozen=True):
     id: str
     value: float | None
     unit: str
@@ -42,8 +40,7 @@ class MetricValue:
         return d
 
 
-@dataclass(frozen=True, slots=True)
-class EventTime:
+class EventTime(Struct, frozen=True):
     """Foreground (or background) time of one wait event, with how it was obtained.
 
     basis: 'fg' (Foreground Wait Events), 'all-bg' (system-wide minus background),
@@ -90,8 +87,7 @@ def rounding_error(v: float) -> float:
     return 0.5 * 10 ** -decimals / abs(v) if v else float("inf")
 
 
-@dataclass
-class Metrics:
+class Metrics(Struct):
     """All derived metrics of one report, keyed by metric id."""
 
     values: dict[str, MetricValue] = field(default_factory=dict)

@@ -16,7 +16,8 @@ missing. Only the head is looked at (bounded), and only a bounded window of line
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from msgspec import Struct
+from .. import patterns
 
 
 _HEAD = 200_000
@@ -44,17 +45,17 @@ _TITLES = [
     ("addm report for task", r"(?:DETAILED )?ADDM Report for Task", "addm"),
 ]
 # SQL*Plus spools start lines with form feeds at page breaks
-_TITLE_RX = [(needle, re.compile(r"[ \t\f]*" + rx, re.I), kind) for needle, rx, kind in _TITLES]
+_TITLE_RX = [(needle, patterns.compile(r"[ \t\f]*" + rx, re.I), kind) for needle, rx, kind in _TITLES]
 _HTML_KINDS = [
-    (re.compile(r"Compare Period", re.I), "awr_diff"),
-    (re.compile(r"AWR RAC Report|RAC Report for|Global.*Report|awrgrpt", re.I), "awr_global"),
-    (re.compile(r"^ASH Report", re.I), "ash"),
-    (re.compile(r"ADDM", re.I), "addm"),
-    (re.compile(r"Statspack", re.I), "statspack"),
-    (re.compile(r"AWR SQL Report|Workload Repository SQL Report", re.I), "awr_sql"),
-    (re.compile(r"AWR.*Report|Workload Repository", re.I), "awr"),
+    (patterns.compile(r"Compare Period", re.I), "awr_diff"),
+    (patterns.compile(r"AWR RAC Report|RAC Report for|Global.*Report|awrgrpt", re.I), "awr_global"),
+    (patterns.compile(r"^ASH Report", re.I), "ash"),
+    (patterns.compile(r"ADDM", re.I), "addm"),
+    (patterns.compile(r"Statspack", re.I), "statspack"),
+    (patterns.compile(r"AWR SQL Report|Workload Repository SQL Report", re.I), "awr_sql"),
+    (patterns.compile(r"AWR.*Report|Workload Repository", re.I), "awr"),
 ]
-_RELEASE = re.compile(r"\b(\d{1,2}\.\d\.\d\.\d\.\d{1,2}(?:\.\d+)?)\b")
+_RELEASE = patterns.compile(r"\b(\d{1,2}\.\d\.\d\.\d\.\d{1,2}(?:\.\d+)?)\b")
 
 # -- the skeleton's lines, matched on the line lower-cased with single spaces --------------------------
 
@@ -71,7 +72,7 @@ _MORE_AWR_TITLES = (
     r"|^top timed events|^top sql comparison|^snapshot period summary|^sql summary|^sql id: ?\w"
     r"|^plan statistics|^execution plan"
 )
-_MORE_AWR_TITLE = re.compile(_MORE_AWR_TITLES)
+_MORE_AWR_TITLE = patterns.compile(_MORE_AWR_TITLES)
 
 
 def _awr_title(norm: str) -> str | None:
@@ -85,22 +86,22 @@ def _awr_title(norm: str) -> str | None:
             return m.group(0)
     m = _MORE_AWR_TITLE.match(norm)
     return m.group(0) if m else None
-_ASH_TITLE = re.compile(
+_ASH_TITLE = patterns.compile(
     r"^top (?:user events|background events|event p1/p2/p3 values|service/module|client ids"
     r"|sql command types|phases of execution|sql with top events|sql with top row sources|sql statements"
     r"|sql using literals|parsing module/action|pl/sql procedures|java workload|call types|sessions"
     r"|blocking sessions|db objects|db files|latches|containers)"
     r"|^activity over time|^complete list of sql text")
 _ASH_HEADER = ("analysis begin time:", "analysis end time:", "sample count:", "average active sessions:")
-_ADDM_PERIOD = re.compile(r"^(?:analysis period|awr snapshot range from|time period (?:starts|ends) at"
+_ADDM_PERIOD = patterns.compile(r"^(?:analysis period|awr snapshot range from|time period (?:starts|ends) at"
                           r"|analysis target|database id/instance:|snapshot range:|database '[^']*' with db id)")
-_ADDM_FINDINGS = re.compile(r"^(?:summary of findings|findings and recommendations"
+_ADDM_FINDINGS = patterns.compile(r"^(?:summary of findings|findings and recommendations"
                             r"|there are no findings to report|finding \d+:)")
 # the end of a line that opens a quotation: a triple-quoted string (a trailing backslash joins the next
 # line), a fenced block, a here-document
-_OPENER = re.compile(r"(?:\"{3}|'{3}|`{3}|<<-?\s*['\"]?\w+['\"]?)\\?\s*$")
-_RULE = re.compile(r"^\s*[-~]{2,}(?:[ \t]+[-~]{2,})+\s*$")
-_UNDERLINE = re.compile(r"^\s*[-~]{3,}[-~ \t]*$")
+_OPENER = patterns.compile(r"(?:\"{3}|'{3}|`{3}|<<-?\s*['\"]?\w+['\"]?)\\?\s*$")
+_RULE = patterns.compile(r"^\s*[-~]{2,}(?:[ \t]+[-~]{2,})+\s*$")
+_UNDERLINE = patterns.compile(r"^\s*[-~]{3,}[-~ \t]*$")
 
 #: what a title line names, for the message when no report follows it
 TITLE_NAMES = {"awr": "an AWR report", "statspack": "a Statspack report", "awr_global": "a RAC (global) AWR report",
@@ -110,8 +111,7 @@ _FAMILY = {"awr": "awr", "statspack": "awr", "awr_global": "awr", "awr_diff": "a
            "ash": "ash", "addm": "addm"}
 
 
-@dataclass(frozen=True, slots=True)
-class Detected:
+class Detected(Struct, frozen=True):
     kind: str | None  # awr | statspack | awr_global | awr_diff | ash | addm | awr_sql (recognised only) | None
     format: str  # text | html
     version: str | None
@@ -169,12 +169,12 @@ def _quoted(head: str, start: int) -> bool:
 
 # -- HTML: the head made into lines (a row per line, its cells split by tabs), then the same skeleton --
 
-_DOC_START = re.compile(r"[ \t]*<(?:!doctype\s+html|html)\b")  # on the lower-cased head, at a line start
-_DROP = re.compile(r"<(style|script)\b.*?(?:</\1\s*>|\Z)|<!--.*?(?:-->|\Z)", re.I | re.S)
-_CELL = re.compile(r"<t[dh]\b[^>]*>", re.I)
-_TITLE_TAG = re.compile(r"<title\b[^>]*>", re.I)
-_BREAK = re.compile(r"<(?:/?(?:tr|h\d|p|table|li|ul|ol|div|title|head|body|pre|caption)|br)\b[^>]*>", re.I)
-_TAG = re.compile(r"<[^>]*>")
+_DOC_START = patterns.compile(r"[ \t]*<(?:!doctype\s+html|html)\b")  # on the lower-cased head, at a line start
+_DROP = patterns.compile(r"<(style|script)\b.*?(?:</\1\s*>|\Z)|<!--.*?(?:-->|\Z)", re.I | re.S)
+_CELL = patterns.compile(r"<t[dh]\b[^>]*>", re.I)
+_TITLE_TAG = patterns.compile(r"<title\b[^>]*>", re.I)
+_BREAK = patterns.compile(r"<(?:/?(?:tr|h\d|p|table|li|ul|ol|div|title|head|body|pre|caption)|br)\b[^>]*>", re.I)
+_TAG = patterns.compile(r"<[^>]*>")
 _TITLE_MARK = "\x01"
 #: characters of the document made into lines first, and lines looked at for its title
 _HTML_FIRST = 65_536

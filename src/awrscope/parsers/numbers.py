@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from typing import NamedTuple
+from .. import patterns
 
 SUFFIX_1000 = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
 SUFFIX_1024 = {"K": 1024.0, "M": 1024.0**2, "G": 1024.0**3, "T": 1024.0**4, "P": 1024.0**5}
@@ -21,7 +22,7 @@ NA = "na"
 EMPTY = "empty"
 BAD = "bad"
 
-_NUMBER = re.compile(
+_NUMBER = patterns.compile(
     r"""^(?P<sign>[-+]?)
         (?P<mant>\d[\d,]*(?:\.\d*)?|\.\d+)
         (?P<exp>[eE][-+]?\d+)?
@@ -33,7 +34,7 @@ _NUMBER = re.compile(
 # A comma followed by one or two digits at the end of the mantissa can only be a
 # decimal comma (non-English NLS masks, e.g. "11,1K", "92,07"); thousands groups
 # always have three digits.
-_DECIMAL_COMMA = re.compile(r"^[-+]?\d+,\d{1,2}(?:[eE][-+]?\d+)?\s?[KMGTP]?\s?(?:ns|us|ms|cs|s|m|h)?\s?%?$")
+_DECIMAL_COMMA = patterns.compile(r"^[-+]?\d+,\d{1,2}(?:[eE][-+]?\d+)?\s?[KMGTP]?\s?(?:ns|us|ms|cs|s|m|h)?\s?%?$")
 
 
 class Number(NamedTuple):

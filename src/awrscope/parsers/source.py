@@ -12,7 +12,7 @@ import os
 import stat
 import sys
 import zlib
-from dataclasses import dataclass
+from msgspec import Struct
 from typing import Iterator
 
 from ..errors import AwrscopeError, InputError, SkippedInput
@@ -21,8 +21,7 @@ from ..limits import DEFAULT_MAX_BYTES, ZIP_TOTAL_MAX  # noqa: F401 - re-exporte
 _REPORT_SUFFIXES = (".txt", ".lst", ".log", ".out", ".html", ".htm", ".gz", ".zip", ".text", ".rpt", ".sql")
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(Struct, frozen=True):
     name: str  # path as given, or "<stdin>", or "archive.zip:member"
     data: bytes  # decompressed bytes
     sha256: str
@@ -30,8 +29,7 @@ class Source:
     found: bool = False  # found in a directory, a glob or an archive rather than named: not a report is skipped
 
 
-@dataclass(frozen=True, slots=True)
-class Input:
+class Input(Struct, frozen=True):
     """One path to read: named by the user, or found by walking a directory or matching a glob."""
     path: str
     found: bool = False

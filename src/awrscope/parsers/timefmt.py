@@ -2,9 +2,9 @@
 English or localised month abbreviations (NLS_DATE_LANGUAGE)."""
 from __future__ import annotations
 
-import re
 import unicodedata
 from datetime import datetime
+from .. import patterns
 
 _MONTHS = {
     # English
@@ -16,7 +16,7 @@ _MONTHS = {
     "aout": 8, "sept": 9, "mrz": 3, "mar.": 3, "okt": 10, "gen": 1, "mag": 5, "giu": 6,
     "lug": 7, "ott": 10, "mei": 5, "maa": 3, "maj": 5,
 }
-_STAMP = re.compile(
+_STAMP = patterns.compile(
     r"(?P<d>\d{1,2})[-/ .](?P<mon>[^\W\d_]{3,5}\.?)[-/ .](?P<y>\d{2,4})"
     r"(?:\s+(?P<H>\d{1,2})[:.](?P<M>\d{2})(?:[:.](?P<S>\d{2}))?)?"
 )

@@ -13,16 +13,17 @@ from collections.abc import Callable
 
 from .match import Matcher
 from .vocab import SQL_KEYWORDS, WORD, oracle_name
+from .. import patterns
 
-_SQL_TOKEN = re.compile(r"(?P<lit>'(?:[^']|'')*('|$))|(?P<bind>:[A-Za-z0-9_]+)|(?P<qid>\"[^\"\n]*\")"
+_SQL_TOKEN = patterns.compile(r"(?P<lit>'(?:[^']|'')*('|$))|(?P<bind>:[A-Za-z0-9_]+)|(?P<qid>\"[^\"\n]*\")"
                         r"|(?P<num>(?<![\w$#.])\d+(?:\.\d+)?(?![\w$#]))|(?P<word>[A-Za-z_$#][A-Za-z0-9_$#]*)")
-_TEXT_SQL_TITLE = re.compile(r"^(SQL ordered by|Complete List of SQL Text|Top SQL with Top|Top SQL using literals|"
+_TEXT_SQL_TITLE = patterns.compile(r"^(SQL ordered by|Complete List of SQL Text|Top SQL with Top|Top SQL using literals|"
                              r"SQL Statistics|Top SQL Statements\s+DB/Inst)")
-_HEADER_DASHES = re.compile(r"^-{3,}[ -]*$")
-_END_DASHES = re.compile(r"^\s{4,}-{20,}\s*$")
-_FIGURE = re.compile(r"(?<![\w.])(\d{1,3}(,\d{3})+|\d+\.\d+)(?![\w])")
-_DATA_TOKEN = re.compile(r"^([\d.,%-]+|N/A|[0-9a-z]{13})$")
-_SYSTEM_BIND = re.compile(r"^:(\d+|B\d+|SYS_B_\d+)$")  # positional, PL/SQL and cursor-sharing binds
+_HEADER_DASHES = patterns.compile(r"^-{3,}[ -]*$")
+_END_DASHES = patterns.compile(r"^\s{4,}-{20,}\s*$")
+_FIGURE = patterns.compile(r"(?<![\w.])(\d{1,3}(,\d{3})+|\d+\.\d+)(?![\w])")
+_DATA_TOKEN = patterns.compile(r"^([\d.,%-]+|N/A|[0-9a-z]{13})$")
+_SYSTEM_BIND = patterns.compile(r"^:(\d+|B\d+|SYS_B_\d+)$")  # positional, PL/SQL and cursor-sharing binds
 _NOT_SQL_PREFIX = ("Module:", "Action:", "PDB:", "Container:", "->", "**")
 
 
@@ -39,7 +40,8 @@ class Engine:
         self.sql_words: dict[str, str] = {}
         self.literals: dict[str, str] = {}
         alts = sorted(phrases, key=len, reverse=True)
-        # an IPv4 address stands next to ':' (10.17.2.1:10.17.2.2, host:port); an IPv6 one is made of ':'
+        # an IPv4 address stands next to ':' (10.17.2.1:10.17.2.2, host:port); an IPv6 one is made of ':'.
+        # Made of the report's names: re.compile, never awrscope.patterns (whose cache file outlives the run)
         self._phrase_rx = re.compile("|".join(rf"(?<!\d){re.escape(p)}(?!\d)" if p.isdigit()
                                               else rf"(?<![\w.]){re.escape(p)}(?![\w]|\.\d)" if "." in p
                                               else rf"(?<![\w.:]){re.escape(p)}(?![\w:]|\.\d)"
@@ -152,8 +154,8 @@ class Engine:
         return not all(_DATA_TOKEN.match(t) for t in toks)
 
     # ---- HTML reports -----------------------------------------------------------------------------------
-    _TAG = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|</?[A-Za-z!][^>]*>", re.DOTALL | re.IGNORECASE)  # '(< 2%' is text
-    _ATTR = re.compile(r"""(\s(?:href|name|id|title|alt)\s*=\s*)(["'])(.*?)\2""", re.DOTALL | re.IGNORECASE)
+    _TAG = patterns.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|</?[A-Za-z!][^>]*>", re.DOTALL | re.IGNORECASE)  # '(< 2%' is text
+    _ATTR = patterns.compile(r"""(\s(?:href|name|id|title|alt)\s*=\s*)(["'])(.*?)\2""", re.DOTALL | re.IGNORECASE)
 
     def html(self, text: str) -> str:
         out = []

@@ -10,6 +10,7 @@ from ..model import Report
 from ..oracle.events import EVENT_CLASS, EVENTS
 from ..oracle.statistics import STATISTICS
 from .vocab import COMMON_WORDS, ORACLE_MODULES, SQL_KEYWORDS, WORD, oracle_name
+from .. import patterns
 
 #: identifier kinds, in the order the summary prints them (docs/redact.md)
 KINDS = ("host", "domain", "database", "dbid", "service", "module", "user", "replication", "segment",
@@ -18,15 +19,15 @@ KINDS = ("host", "domain", "database", "dbid", "service", "module", "user", "rep
 #: report prints elsewhere (a service row, a heading line), as that word is the name again, not Oracle's
 PRIMARY = frozenset({"host", "database", "service", "user", "replication"})
 
-IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
-IPV6 = re.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*[A-Fa-f])(?:[0-9A-Fa-f]{1,4}:){3,7}[0-9A-Fa-f]{1,4}(?![\w:])"
+IPV4 = patterns.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
+IPV6 = patterns.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*[A-Fa-f])(?:[0-9A-Fa-f]{1,4}:){3,7}[0-9A-Fa-f]{1,4}(?![\w:])"
                   r"|(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{1,4})*::(?:[0-9A-Fa-f]{1,4}:)*[0-9A-Fa-f]{1,4}(?![\w:])")
-UNIX_PATH = re.compile(r"(?<![\w.$#/\\])/(?:[\w.$#+-]+/)+[\w.$#+-]*")
-WIN_PATH = re.compile(r"(?<![\w])[A-Za-z]:\\[\w.$#\\ -]*[\w$#]")
-ASM_PATH = re.compile(r"(?<![\w+/])\+[A-Z][A-Z0-9_]*/[\w./+-]+")
-USER_AT_HOST = re.compile(r"([A-Za-z][\w.$#-]*)@([A-Za-z][\w-]*(?:\.[\w-]+)*)")  # what user_at_host finds
-_HOST_AFTER_AT = re.compile(r"[A-Za-z][\w-]*(?:\.[\w-]+)*")
-_ASCII_LETTER = re.compile(r"[A-Za-z]")
+UNIX_PATH = patterns.compile(r"(?<![\w.$#/\\])/(?:[\w.$#+-]+/)+[\w.$#+-]*")
+WIN_PATH = patterns.compile(r"(?<![\w])[A-Za-z]:\\[\w.$#\\ -]*[\w$#]")
+ASM_PATH = patterns.compile(r"(?<![\w+/])\+[A-Z][A-Z0-9_]*/[\w./+-]+")
+USER_AT_HOST = patterns.compile(r"([A-Za-z][\w.$#-]*)@([A-Za-z][\w-]*(?:\.[\w-]+)*)")  # what user_at_host finds
+_HOST_AFTER_AT = patterns.compile(r"[A-Za-z][\w-]*(?:\.[\w-]+)*")
+_ASCII_LETTER = patterns.compile(r"[A-Za-z]")
 
 
 def user_at_host(text: str):
@@ -45,24 +46,24 @@ def user_at_host(text: str):
             yield text[letter.start():at], host.group(0)
             last = host.end()
         at = text.find("@", max(at + 1, last))
-TNS = re.compile(r"\(\s*(HOST|SERVICE_NAME|SERVICE|SID|SERVER_NAME|INSTANCE_NAME|GLOBAL_DBNAME)\s*=\s*([^)\s]+)\s*\)",
+TNS = patterns.compile(r"\(\s*(HOST|SERVICE_NAME|SERVICE|SID|SERVER_NAME|INSTANCE_NAME|GLOBAL_DBNAME)\s*=\s*([^)\s]+)\s*\)",
                  re.IGNORECASE)
-DOMAIN = re.compile(r"(?<![\w.$#@])[A-Za-z][\w-]*(?:\.[A-Za-z0-9][\w-]*)+\.[A-Za-z]{2,10}(?![\w.])")
-_VERSIONISH = re.compile(r"(release|version|\brel\b|\bver\b|oracle|database\s+\d)", re.IGNORECASE)
+DOMAIN = patterns.compile(r"(?<![\w.$#@])[A-Za-z][\w-]*(?:\.[A-Za-z0-9][\w-]*)+\.[A-Za-z]{2,10}(?![\w.])")
+_VERSIONISH = patterns.compile(r"(release|version|\brel\b|\bver\b|oracle|database\s+\d)", re.IGNORECASE)
 
-_PARAM_IDS = re.compile(r"^(db_name|db_unique_name|instance_name|service_names|db_domain|.*_dest(_\d+)?|control_files|"
+_PARAM_IDS = patterns.compile(r"^(db_name|db_unique_name|instance_name|service_names|db_domain|.*_dest(_\d+)?|control_files|"
                         r"spfile|local_listener|remote_listener|dispatchers|log_archive_config|fal_server|fal_client|"
                         r"dg_broker_config_file\d|utl_file_dir|.*file_name_convert|instance_groups|"
                         r"parallel_instance_group|cluster_interconnects|db_create_online_log_dest_\d|"
                         r"core_dump_dest|audit_file_dest|diagnostic_dest|ifile|pdb_file_name_convert)$", re.IGNORECASE)
-_IDENT_SECTION = re.compile(r"^(segments_by_|tablespace_io|file_io|sql_|ash_top_sql|ash_top_sessions|ash_top_modules|"
+_IDENT_SECTION = patterns.compile(r"^(segments_by_|tablespace_io|file_io|sql_|ash_top_sql|ash_top_sessions|ash_top_modules|"
                             r"init_parameters|addm_findings)")
 _TEXT_KIND = {"tablespace_name": "tablespace", "tablespace": "tablespace", "object_name": "segment",
               "subobject_name": "segment", "name_subobject_name": "segment", "module": "module", "action": "module",
               "program": "module", "service": "service", "user": "user", "sql_id": "sql_id", "instance": "database",
               "pdb_name": "database"}
-_TITLE_TAIL = re.compile(r"DB/Inst|\bfor DB:|\bDB:|Snaps?:")  # what follows names the database
-_SQL_ID = re.compile(r"^[0-9a-z]{13}$")
+_TITLE_TAIL = patterns.compile(r"DB/Inst|\bfor DB:|\bDB:|Snaps?:")  # what follows names the database
+_SQL_ID = patterns.compile(r"^[0-9a-z]{13}$")
 
 
 def _printed_part(name: str, lines: list[str], line: int | None) -> str:
@@ -118,8 +119,8 @@ def vocabulary(report: Report, text: str) -> set[str]:
     return words
 
 
-_TH_OR_SUMMARY = re.compile(r"<th\b[^>]*>|\ssummary=\"([^\"]*)\"", re.IGNORECASE)
-_TH_CLOSE = re.compile(r"</th>", re.IGNORECASE)
+_TH_OR_SUMMARY = patterns.compile(r"<th\b[^>]*>|\ssummary=\"([^\"]*)\"", re.IGNORECASE)
+_TH_CLOSE = patterns.compile(r"</th>", re.IGNORECASE)
 
 
 def _headings_and_summaries(text: str):
@@ -162,7 +163,7 @@ def identifiers(report: Report, text: str) -> dict[str, set[str]]:
     return out
 
 
-_ORACLE_INSTANCES = re.compile(r"^[+-]?(ASM|APX|MGMTDB)\d*$", re.IGNORECASE)
+_ORACLE_INSTANCES = patterns.compile(r"^[+-]?(ASM|APX|MGMTDB)\d*$", re.IGNORECASE)
 
 
 def _kept_whole(kind: str, s: str) -> bool:
@@ -254,11 +255,11 @@ def _scan(report: Report, text: str, out: dict[str, set[str]]) -> None:
 
 # 'DB/Inst: BPSC/bpsc  Snaps: ...' (AWR, ASH text), 'DB: ORACLE  Instance: orcl  Snaps: ...' (Statspack),
 # '<title>AWR Report for DB: FXIO4, Inst: FXIO4, Snaps: ...' (HTML)
-_DB_INST = re.compile(r"\bDB/Inst:\s*([^\s/]+)/([^\s/]+)|\bDB:\s+(\S+)\s+Instance:\s+(\S+)"
+_DB_INST = patterns.compile(r"\bDB/Inst:\s*([^\s/]+)/([^\s/]+)|\bDB:\s+(\S+)\s+Instance:\s+(\S+)"
                       r"|\bDB:\s*([\w$#.-]+),\s*Inst:\s*([\w$#.-]+)")  # the last: an HTML report's <title>
 
 # a schema in SQL text; not Oracle's own aliases of a materialized view refresh ("JV$", "MAS$0")
-_QUOTED_SCHEMA = re.compile(r"(?:&quot;|\")([A-Za-z][A-Za-z0-9_#]*[A-Za-z0-9_#])(?:&quot;|\")\.(?:&quot;|\")")
+_QUOTED_SCHEMA = patterns.compile(r"(?:&quot;|\")([A-Za-z][A-Za-z0-9_#]*[A-Za-z0-9_#])(?:&quot;|\")\.(?:&quot;|\")")
 
 
 # HTML columns whose cells are names the site chose, by heading (lower case, single spaces)
@@ -278,9 +279,9 @@ _COLUMN_KIND = {
     "pl/sql current subprogram": "module",
     "tablespace": "tablespace", "tablespace name": "tablespace", "filename": "file", "file name": "file",
 }
-_TABLE = re.compile(r"<table\b.*?</table\s*>", re.DOTALL | re.IGNORECASE)  # what _tables finds
-_TABLE_OPEN = re.compile(r"<table\b", re.IGNORECASE)
-_TABLE_CLOSE = re.compile(r"</table\s*>", re.IGNORECASE)
+_TABLE = patterns.compile(r"<table\b.*?</table\s*>", re.DOTALL | re.IGNORECASE)  # what _tables finds
+_TABLE_OPEN = patterns.compile(r"<table\b", re.IGNORECASE)
+_TABLE_CLOSE = patterns.compile(r"</table\s*>", re.IGNORECASE)
 
 
 def _tables(text: str):
@@ -297,10 +298,10 @@ def _tables(text: str):
             return
         yield text[m.start():close.end()]
         pos = close.end()
-_ROW = re.compile(r"<tr\b.*?(?=<tr\b|</table)", re.DOTALL | re.IGNORECASE)
-_CELL = re.compile(r"<(t[dh])\b([^>]*)>(.*?)(?=<t[dh]\b|</tr|$)", re.DOTALL | re.IGNORECASE)
-_NO_NAME = re.compile(r"\*\*|MISSING|^\((unknown|none)\)$|^(Others?|UNKNOWN|UNNAMED|Total)$", re.IGNORECASE)
-_FIGURE_CELL = re.compile(r"^[-+]?[\d.,]+\s*[%KMGTPkmgtp]?$|^(N/A|null|\*+|-+)$", re.IGNORECASE)
+_ROW = patterns.compile(r"<tr\b.*?(?=<tr\b|</table)", re.DOTALL | re.IGNORECASE)
+_CELL = patterns.compile(r"<(t[dh])\b([^>]*)>(.*?)(?=<t[dh]\b|</tr|$)", re.DOTALL | re.IGNORECASE)
+_NO_NAME = patterns.compile(r"\*\*|MISSING|^\((unknown|none)\)$|^(Others?|UNKNOWN|UNNAMED|Total)$", re.IGNORECASE)
+_FIGURE_CELL = patterns.compile(r"^[-+]?[\d.,]+\s*[%KMGTPkmgtp]?$|^(N/A|null|\*+|-+)$", re.IGNORECASE)
 
 
 def _cell_text(raw: str) -> str:
@@ -336,7 +337,7 @@ def _html_columns(text: str, out: dict[str, set[str]]) -> None:
                     out[kind].add(value.lstrip("*"))
 
 
-_TEXT_SERVICE_TITLE = re.compile(r"^Service (Statistics|Wait Class Stats)\b")
+_TEXT_SERVICE_TITLE = patterns.compile(r"^Service (Statistics|Wait Class Stats)\b")
 
 
 def _text_services(text: str, out: dict[str, set[str]]) -> None:
@@ -358,7 +359,7 @@ def _text_services(text: str, out: dict[str, set[str]]) -> None:
                 out["service"].add(toks[0])
 
 
-_TITLE_LINE = re.compile(r"^\S.*\s(DB/Inst:|DB:)\s")
+_TITLE_LINE = patterns.compile(r"^\S.*\s(DB/Inst:|DB:)\s")
 
 
 def _looks_like_file(s: str) -> bool:

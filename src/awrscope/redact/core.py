@@ -6,7 +6,7 @@ with same-length pseudonyms (:mod:`.pseudonym`), keeping every number and every 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from ..errors import AwrscopeError
 from .collect import IPV4, KINDS, PRIMARY, WORD, identifiers, vocabulary
@@ -29,8 +29,7 @@ class RedactionLeak(AwrscopeError):
     """The redacted text still holds an identifier found in the report: it is not written."""
 
 
-@dataclass
-class Redacted:
+class Redacted(Struct):
     name: str
     text: str  # the redacted report
     encoding: str

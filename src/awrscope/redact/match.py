@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from .vocab import COMMON_WORDS, ORACLE_MODULES, ORACLE_SCHEMAS, ORACLE_TABLESPACES, SQL_KEYWORDS, WORD
+from .. import patterns
 
 #: the shortest name found inside longer words
 SUBSTRING_MIN = 4
@@ -49,7 +50,7 @@ class Matcher:
         self.long = {w.upper() for w in long if len(w) >= SUBSTRING_MIN and not w.isdigit()}
         self.exact = {w for w in exact if not w.isdigit() and w.upper() not in self.long}
         self.protected = (oracle_words() | {w.upper() for w in protected}) - self.long
-        alts = sorted(self.long, key=len, reverse=True)
+        alts = sorted(self.long, key=len, reverse=True)  # the report's names: re.compile, not awrscope.patterns
         self._rx = re.compile("|".join(re.escape(a) for a in alts), re.IGNORECASE) if alts else None
 
     def __bool__(self) -> bool:

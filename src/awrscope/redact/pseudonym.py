@@ -16,8 +16,9 @@ import secrets
 from pathlib import Path
 
 from .vocab import SQL_KEYWORDS, WORD
+from .. import patterns
 
-_MARKERS = re.compile(r"TEMP|UNDO", re.IGNORECASE)
+_MARKERS = patterns.compile(r"TEMP|UNDO", re.IGNORECASE)
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LOWER = _UPPER.lower()
 _DIGITS = "0123456789"

@@ -3,9 +3,10 @@ dictionary-name prefixes, common path and domain words. Data only; docs/redact.m
 from __future__ import annotations
 
 import re
+from .. import patterns
 
 #: A word of a report or of SQL text (an Oracle name never starts with $ or #)
-WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_$#]*")
+WORD = patterns.compile(r"[A-Za-z0-9_][A-Za-z0-9_$#]*")
 
 SQL_KEYWORDS = frozenset("""
 ACCESS ADD ALL ALTER AND ANY AS ASC AUDIT BEGIN BETWEEN BULK BY CALL CASE CAST CHAR CHECK CLOSE CLUSTER COLLECT
@@ -42,7 +43,7 @@ SPATIAL_WFS_ADMIN_USR FLOWS_FILES APEX_PUBLIC_USER XS$NULL PERFSTAT SYS$UMF DBSF
 """.split())
 ORACLE_SCHEMA_PREFIXES = ("APEX_", "FLOWS_")
 
-ORACLE_TABLESPACES = re.compile(r"^(SYSTEM|SYSAUX|USERS|EXAMPLE|TOOLS|TEMP\d*|UNDOTBS\d*|UNDO|RBS\d*|ROLLBACK\d*)$")
+ORACLE_TABLESPACES = patterns.compile(r"^(SYSTEM|SYSAUX|USERS|EXAMPLE|TOOLS|TEMP\d*|UNDOTBS\d*|UNDO|RBS\d*|ROLLBACK\d*)$")
 ORACLE_SERVICES = frozenset({"SYS$BACKGROUND", "SYS$USERS"})
 
 # dictionary and Oracle-internal names, in SQL text and elsewhere
@@ -65,7 +66,7 @@ ORACLE_MODULES = frozenset({"SQL*Plus", "JDBC Thin Client", "DBMS_SCHEDULER", "M
                             "Oracle Enterprise Manager.Metric Engine", "sqlplus", "rman", "emagent", "OEM",
                             "Automatic Report Flush", "Data Pump Worker", "Data Pump Master"})
 
-SQL_STARTS = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|MERGE|BEGIN|DECLARE|WITH|CALL|CREATE|ALTER|DROP|TRUNCATE|"
+SQL_STARTS = patterns.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|MERGE|BEGIN|DECLARE|WITH|CALL|CREATE|ALTER|DROP|TRUNCATE|"
                         r"LOCK|COMMIT|ROLLBACK|SAVEPOINT|SET|ANALYZE|EXPLAIN|GRANT|REVOKE|/\*)\b", re.I)
 
 

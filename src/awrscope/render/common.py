@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .numbers import fmt_num
+from .. import patterns
 
 KEY_METRICS = ("elapsed_s", "db_time_s", "aas", "db_cpu_s", "host_cpu_busy_pct", "redo_rate_Bps", "commit_rate",
                "redo_per_commit_B", "lfs_ms", "lfpw_ms_per_write", "redo_write_ms", "synch_ms", "lfs_lfpw_ratio",
@@ -192,7 +193,7 @@ RULE_NAMES = {
     "G07": "top SQL", "G08": "hard parsing", "G09": "logon storm", "G10": "CPU run queue", "G11": "undersized SGA",
     "G12": "hot segments", "G13": "RAC instance imbalance", "G14": "undersized PGA", "G15": "unexplained time",
 }
-_RULE_ID = re.compile(r"\b([RG]\d\d)\b(?!\.\d)")  # not a release ('EBS R12.2')
+_RULE_ID = patterns.compile(r"\b([RG]\d\d)\b(?!\.\d)")  # not a release ('EBS R12.2')
 
 
 def prose(text: str | None) -> str:

@@ -16,10 +16,11 @@ import re
 from datetime import datetime
 
 from ..model import Report
+from .. import patterns
 
 #: ADDM finding name pattern -> (same kind, more specific) awrscope rule ids
 KINDS: tuple[tuple[re.Pattern, tuple[str, ...], tuple[str, ...]], ...] = tuple(
-    (re.compile(p, re.I), same, specific) for p, same, specific in (
+    (patterns.compile(p, re.I), same, specific) for p, same, specific in (
         (r"^top sql", ("G07",), ()),
         (r"^top segments", ("G12",), ()),
         (r'"user i/o" wait class|^i/o throughput|^undersized i/o', ("G06", "G15"), ("G11", "G12", "R09")),

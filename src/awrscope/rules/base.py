@@ -3,14 +3,14 @@ severity (materiality, spec C.0) and confidence (spec 0.3) helpers."""
 from __future__ import annotations
 
 import inspect
-import re
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 from typing import Callable
 
 from ..metrics import Metrics, Source
 from ..ledger import Ledger
 from ..ledger.scale import SEVERITIES, SEVERITY_AAS, SEVERITY_RANK, SEVERITY_THRESHOLDS, severity_of  # noqa: F401 (re-exported)
 from ..model import Report
+from .. import patterns
 
 CONFIDENCES = ("high", "medium", "low")
 
@@ -35,8 +35,7 @@ def cap(conf: str, at: str) -> str:
     return CONFIDENCES[max(CONFIDENCES.index(conf), CONFIDENCES.index(at))]
 
 
-@dataclass(frozen=True, slots=True)
-class Evidence:
+class Evidence(Struct, frozen=True):
     metric: str
     value: float | None
     unit: str
@@ -49,8 +48,7 @@ class Evidence:
                 "source": [s.as_dict() for s in self.sources], "note": self.note}
 
 
-@dataclass
-class Finding:
+class Finding(Struct):
     id: str
     slug: str
     title: str
@@ -90,8 +88,7 @@ class Finding:
                 "claims": list(self.claims), "explains": list(self.explains), "related": list(self.related)}
 
 
-@dataclass(frozen=True, slots=True)
-class NotApplicable:
+class NotApplicable(Struct, frozen=True):
     id: str
     slug: str
     title: str
@@ -110,8 +107,7 @@ class Needs(Exception):
         self.needs = needs
 
 
-@dataclass
-class Context:
+class Context(Struct):
     """What a rule may read: the report, its metrics, the C.2 commit attribution and the config."""
 
     report: Report
@@ -188,8 +184,7 @@ class Context:
         return conf
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(Struct, frozen=True):
     id: str
     slug: str
     title: str
@@ -208,7 +203,7 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 
-_SPEC_REF = re.compile(r"\bspec [A-Z]\d+[A-Za-z0-9./]*(?: \([^)]*\))?(?:; |\.$|$)")
+_SPEC_REF = patterns.compile(r"\bspec [A-Z]\d+[A-Za-z0-9./]*(?: \([^)]*\))?(?:; |\.$|$)")
 
 
 def public_doc(doc: str) -> str:

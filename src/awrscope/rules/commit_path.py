@@ -3,15 +3,14 @@ I/O part (LGWR writes, assigned to R01) and a non-I/O remainder, which goes to
 the strongest explanation R14 > R15 > R02 > R03 > 'undetermined'."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from ..metrics import Metrics, lgwr_latency
 
 LFS = "log file sync"
 
 
-@dataclass
-class CommitAttribution:
+class CommitAttribution(Struct):
     lfs_time_s: float
     lfs_waits: float
     lfs_ms: float

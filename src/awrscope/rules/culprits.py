@@ -7,10 +7,10 @@ section it needed: no culprit is ever guessed."""
 from __future__ import annotations
 
 import os
-import re
-from dataclasses import dataclass
+from msgspec import Struct
 
 from ..model import Report, Row, Section
+from .. import patterns
 
 #: order -> (section key, measure field pattern, unit, what the measure is)
 SQL_ORDERS: dict[str, tuple[str, str, str, str]] = {
@@ -26,7 +26,7 @@ SQL_ORDERS: dict[str, tuple[str, str, str, str]] = {
     "sharable_memory": ("sql_by_sharable_memory", r"^(sharable_mem_b|max_sharable_memory_kb)$", "stat", "sharable memory"),
     "ash": ("ash_top_sql", r"^pct_activity$", "%", "sampled activity"),
 }
-_SQL_SHARE = re.compile(r"^(pct_total|pct_total_parses|percentage_of_total_(gets|reads|execs))$")
+_SQL_SHARE = patterns.compile(r"^(pct_total|pct_total_parses|percentage_of_total_(gets|reads|execs))$")
 
 #: Segments by ...: the section key is "segments_by_" + order
 SEGMENT_ORDERS: dict[str, str] = {
@@ -36,12 +36,11 @@ SEGMENT_ORDERS: dict[str, str] = {
     "gc_buffer_busy": "gc buffer busy waits", "cr_blocks_received": "CR blocks received",
     "current_blocks_received": "current blocks received", "table_scans": "table scans",
 }
-_SEG_SKIP = re.compile(r"^(obj_num|dataobj_num|pct_.*|percentage_.*)$")
-_SEG_SHARE = re.compile(r"^(pct_of_capture|pct_total)$")
+_SEG_SKIP = patterns.compile(r"^(obj_num|dataobj_num|pct_.*|percentage_.*)$")
+_SEG_SHARE = patterns.compile(r"^(pct_of_capture|pct_total)$")
 
 
-@dataclass(frozen=True, slots=True)
-class Culprit:
+class Culprit(Struct, frozen=True):
     kind: str  # sql | segment | tablespace
     name: str  # SQL id / hash value, OWNER.OBJECT, tablespace name
     detail: str  # module and SQL text excerpt; object type and tablespace
@@ -76,7 +75,7 @@ def _merged(found: list[Culprit]) -> list[Culprit]:
 
 
 def _field(sec: Section, pattern: str) -> str | None:
-    rx = re.compile(pattern)
+    rx = patterns.compile(pattern)
     return next((f for f in sec.units if rx.search(f)), None)
 
 

@@ -2,7 +2,7 @@
 Returns findings ranked by impact and the rules that could not be evaluated."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from ..metrics import Metrics
 from ..model import Report
@@ -16,8 +16,7 @@ from .culprits import find as find_culprits
 from .load import assess_load
 
 
-@dataclass
-class RuleResults:
+class RuleResults(Struct):
     """What the rules said about one report: the verdict's headline, the findings ranked by the DB
     time they can address, observations (context, and results whose addressable DB time is below the
     'minor' share: volume-only facts; never ranked or failed on)

@@ -7,7 +7,7 @@ busy. When it is waits (I/O, row locks, cluster), the sessions are many but the 
 bottleneck, and the verdict says what they wait on instead."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from ..metrics import Metrics
 from ..oracle.events import wait_class
@@ -27,8 +27,7 @@ OS_WAIT_PER_CORE = 0.5
 QUEUE_BUSY_PCT = 80.0
 
 
-@dataclass(frozen=True, slots=True)
-class Load:
+class Load(Struct, frozen=True):
     level: str
     aas: float | None
     cpu_count: float | None

@@ -16,6 +16,7 @@ from typing import Any, Iterator, Protocol, Sequence
 from urllib.parse import unquote, urlparse
 
 from ..errors import AwrscopeError
+from .. import patterns
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -134,7 +135,7 @@ class SQLiteConnection:
 #: IOERR, CORRUPT, FULL, CANTOPEN, NOTADB
 _SQLITE_ENVIRONMENT = {3, 5, 6, 7, 8, 10, 11, 13, 14, 26}
 
-_QMARK = re.compile(r"\?")
+_QMARK = patterns.compile(r"\?")
 
 
 class PostgresConnection:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from ..documents import all_findings
 from ..errors import AwrscopeError, InputError, internal_message, skip_reason
@@ -17,8 +17,7 @@ from ..parsers.source import DEFAULT_MAX_BYTES, Source, iter_sources, sources_of
 COMPRESSION = "zlib"
 
 
-@dataclass(slots=True)
-class Prepared:
+class Prepared(Struct):
     """One analysed report, ready to be written in one transaction."""
 
     name: str
@@ -31,8 +30,7 @@ class Prepared:
     findings: list[tuple[int, str, str, str | None, float | None, str]] = field(default_factory=list)
 
 
-@dataclass(slots=True)
-class Failed:
+class Failed(Struct):
     name: str
     message: str
     skipped: str | None = None  # why a found file (an archive member) is skipped: not a report, binary...

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import zlib
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from msgspec import Struct
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Iterator
 
@@ -29,8 +29,7 @@ SEVERITIES = ["critical", "major", "moderate", "minor", "info"]
 DEFAULT_TREND_METRICS = ("aas", "db_cpu_s", "redo_rate_Bps", "commit_rate", "lfs_ms", "redo_write_ms")
 
 
-@dataclass(frozen=True, slots=True)
-class ImportResult:
+class ImportResult(Struct, frozen=True):
     name: str
     status: str  # added | duplicate | skipped (found, not a report: message is why) | error
     id: int | None = None

@@ -5,7 +5,7 @@ statement, so a trace of any size is read in bounded memory. Every duration is i
 (centisecond traces of Oracle 7/8/8i are converted when read)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 #: Upper bounds (µs) of the per-call duration histogram buckets; the last bucket is open.
 BUCKETS_US = (1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000)
@@ -38,8 +38,7 @@ def bucket_of(us: float) -> int:
     return len(BUCKETS_US)
 
 
-@dataclass(slots=True)
-class EventStats:
+class EventStats(Struct):
     """One wait event: every WAIT line of it, its per-call duration distribution, where it was worst."""
 
     name: str
@@ -64,8 +63,7 @@ class EventStats:
         self.buckets[bucket_of(us)] += 1
 
 
-@dataclass(slots=True)
-class CallStats:
+class CallStats(Struct):
     """Database calls of one kind (PARSE, EXEC, FETCH, CLOSE): CPU (c), elapsed (e), blocks, rows."""
 
     kind: str
@@ -93,8 +91,7 @@ class CallStats:
             self.max_e_us, self.max_line = e, line
 
 
-@dataclass(slots=True)
-class Statement:
+class Statement(Struct):
     """One SQL or PL/SQL statement (by sqlid, else hash value, else cursor): its calls and the waits
     reported on its cursor, split into waits inside its calls and waits between calls."""
 
@@ -153,8 +150,7 @@ class Statement:
         return OCT_NAMES.get(self.oct, f"oct={self.oct}") if self.oct is not None else "unknown"
 
 
-@dataclass(frozen=True, slots=True)
-class TraceIssue:
+class TraceIssue(Struct, frozen=True):
     """A problem reading the trace: its line (0: the whole file), a severity (error, warning, info)
     and one sentence."""
 
@@ -166,8 +162,7 @@ class TraceIssue:
         return {"line": self.line, "severity": self.severity, "message": self.message}
 
 
-@dataclass
-class TraceSession:
+class TraceSession(Struct):
     """What the trace says about its session: header and ``***`` lines."""
 
     file_header: str | None = None  # "Trace file /u01/.../x_ora_123.trc"

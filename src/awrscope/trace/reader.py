@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import gzip
 import io
-import re
 import sys
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 from typing import IO
 
 from .model import (CALL_KINDS, CLIENT_WAIT, ROUND_TRIP_MAX_US, CallStats, EventStats, Statement, TraceIssue,
                     TraceSession)
+from .. import patterns
 
 MAX_TEXT = 4000          # characters of a statement's text kept
 MAX_STATEMENTS = 20_000  # distinct statements tracked; later ones are summed in one "(other statements)"
@@ -34,18 +34,17 @@ MAX_PENDING = 200_000    # waits held while the next dep=0 call is awaited; olde
 SNIFF_LINES = 20_000     # lines without any trace record before a file is declared not a trace
 MAX_ISSUES = 50
 
-_RELEASE = re.compile(r"Release (\d+)\.(\d+)[\d.]*|Version (\d+)\.(\d+)[\d.]*")
-_SESSION = re.compile(r"^\*\*\* (SESSION ID|MODULE NAME|ACTION NAME|SERVICE NAME|CLIENT ID):\((.*?)\)")
-_TIMESTAMP = re.compile(r"^\*\*\* (\d{4}-\d\d-\d\d[ T][\d:.]+)")
-_PID = re.compile(r"(?:Unix process pid|Windows thread id): (\d+)|\[ Unix process pid: (\d+) \]")
+_RELEASE = patterns.compile(r"Release (\d+)\.(\d+)[\d.]*|Version (\d+)\.(\d+)[\d.]*")
+_SESSION = patterns.compile(r"^\*\*\* (SESSION ID|MODULE NAME|ACTION NAME|SERVICE NAME|CLIENT ID):\((.*?)\)")
+_TIMESTAMP = patterns.compile(r"^\*\*\* (\d{4}-\d\d-\d\d[ T][\d:.]+)")
+_PID = patterns.compile(r"(?:Unix process pid|Windows thread id): (\d+)|\[ Unix process pid: (\d+) \]")
 
 
 class NotATraceError(ValueError):
     """The input holds no extended SQL trace record: one line saying why."""
 
 
-@dataclass
-class TraceStats:
+class TraceStats(Struct):
     """What one pass over a trace leaves: the session, the statistics, the issues met."""
 
     name: str

@@ -4,7 +4,7 @@ by the share of a base they can address: the traced response time R, or for T04 
 the session's ledger (ledger.py) they are judged against, so idle minutes in a trace do not hide them."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 from typing import Callable
 
 from ..rules.base import severity_for
@@ -15,8 +15,7 @@ from .reader import TraceStats
 TRUNCATE_EVENTS = ("local write wait", "enq: RO - fast object reuse", "enq: CI - contention")
 
 
-@dataclass(frozen=True)
-class TraceRule:
+class TraceRule(Struct, frozen=True):
     id: str
     slug: str
     title: str

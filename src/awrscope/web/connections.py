@@ -19,7 +19,7 @@ response was sent yet, and is closed.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 from typing import Callable
 
 #: File descriptors kept out of the connection budget: the store, worker pipes, the forkserver, logs
@@ -29,8 +29,7 @@ FD_RESERVE = 64
 ACCEPT_BATCH = 128
 
 
-@dataclass
-class ConnectionLimits:
+class ConnectionLimits(Struct):
     client_timeout_s: float = 20.0
     max_connections: int = 256
     per_peer: int = 32

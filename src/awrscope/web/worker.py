@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing as mp
 import os
-from dataclasses import dataclass
+from msgspec import Struct
 
 from ..store.ingest import Failed, Prepared, prepare_bytes
 
@@ -149,8 +149,7 @@ def _draw(url: str, kind: str, ids: tuple[int, ...], config: dict | None, render
     return doc, str(compare_html(doc))
 
 
-@dataclass
-class ParseLimits:
+class ParseLimits(Struct):
     max_bytes: int = 64 * 1024 * 1024  # per report, after decompression
     timeout_s: float = 60.0
     memory_bytes: int | None = 3 * 1024 ** 3

@@ -20,27 +20,28 @@ from ...model import Header, Instance, ParseIssue, Report, Row, Snapshot, make_s
 from ..detect import Detected
 from ..numbers import parse_number
 from ..timefmt import parse_time
+from ... import patterns
 
 NO_FINDINGS = "ADDM found nothing to report ('There are no findings to report')"
 
-_TASK = re.compile(r"ADDM Report for Task\s+'([^']*)'", re.I)
-_SNAPS = re.compile(r"AWR snapshot range from (\d+) to (\d+)|Snapshot Range:\s*from (\d+) to (\d+)", re.I)
-_STARTS = re.compile(r"Time period starts at\s+(\S+\s+[\d.:]+(?:\s*[AP]M)?)", re.I)
-_ENDS = re.compile(r"Time period ends at\s+(\S+\s+[\d.:]+(?:\s*[AP]M)?)", re.I)
+_TASK = patterns.compile(r"ADDM Report for Task\s+'([^']*)'", re.I)
+_SNAPS = patterns.compile(r"AWR snapshot range from (\d+) to (\d+)|Snapshot Range:\s*from (\d+) to (\d+)", re.I)
+_STARTS = patterns.compile(r"Time period starts at\s+(\S+\s+[\d.:]+(?:\s*[AP]M)?)", re.I)
+_ENDS = patterns.compile(r"Time period ends at\s+(\S+\s+[\d.:]+(?:\s*[AP]M)?)", re.I)
 # 10g: 'Analysis Period: 20-MAR-2010 from 08:01:06 to 22:00:07' or '... from D T to D T'
-_PERIOD_10G = re.compile(r"Analysis Period:\s*(\S+)?\s*from\s+(\S+(?:\s+[\d:.]+)?)\s+to\s+(\S+(?:\s+[\d:.]+)?)", re.I)
-_DATABASE = re.compile(r"Database '([^']+)' with DB ID (\d+)", re.I)
-_VERSION = re.compile(r"Database version:?\s+(\d+(?:\.\d+)+)", re.I)
-_INSTANCE = re.compile(r"analysis of instance (\S+?), numbered (\d+)(?: and hosted at (\S+?))?\.?(?:\s|$)", re.I)
-_IDS_10G = re.compile(r"Database ID/Instance:\s*(\d+)/(\d+)", re.I)
-_NAMES_10G = re.compile(r"Database/Instance Names:\s*([^/\s]+)/(\S+)", re.I)
-_HOST_10G = re.compile(r"Host Name:\s*(\S+)", re.I)
-_DB_TIME = re.compile(r"Total database time was ([\d.,]+) seconds|Database Time:\s*([\d.,]+) seconds", re.I)
-_AAS = re.compile(r"average number of active sessions was ([\d.,]+)|Average Database Load:\s*([\d.,]+) active",
+_PERIOD_10G = patterns.compile(r"Analysis Period:\s*(\S+)?\s*from\s+(\S+(?:\s+[\d:.]+)?)\s+to\s+(\S+(?:\s+[\d:.]+)?)", re.I)
+_DATABASE = patterns.compile(r"Database '([^']+)' with DB ID (\d+)", re.I)
+_VERSION = patterns.compile(r"Database version:?\s+(\d+(?:\.\d+)+)", re.I)
+_INSTANCE = patterns.compile(r"analysis of instance (\S+?), numbered (\d+)(?: and hosted at (\S+?))?\.?(?:\s|$)", re.I)
+_IDS_10G = patterns.compile(r"Database ID/Instance:\s*(\d+)/(\d+)", re.I)
+_NAMES_10G = patterns.compile(r"Database/Instance Names:\s*([^/\s]+)/(\S+)", re.I)
+_HOST_10G = patterns.compile(r"Host Name:\s*(\S+)", re.I)
+_DB_TIME = patterns.compile(r"Total database time was ([\d.,]+) seconds|Database Time:\s*([\d.,]+) seconds", re.I)
+_AAS = patterns.compile(r"average number of active sessions was ([\d.,]+)|Average Database Load:\s*([\d.,]+) active",
                   re.I)
-_FINDING = re.compile(r"^Finding (\d+):\s*(\S.*?)\s*$")
-_IMPACT = re.compile(r"Impact is ([\d.,]+) active sessions?, ([\d.,]+)% of total activity", re.I)
-_FINDING_10G = re.compile(r"^FINDING (\d+):\s*([\d.,]+)% impact \(([\d.,]+) seconds\)")
+_FINDING = patterns.compile(r"^Finding (\d+):\s*(\S.*?)\s*$")
+_IMPACT = patterns.compile(r"Impact is ([\d.,]+) active sessions?, ([\d.,]+)% of total activity", re.I)
+_FINDING_10G = patterns.compile(r"^FINDING (\d+):\s*([\d.,]+)% impact \(([\d.,]+) seconds\)")
 
 
 def parse_addm(det: Detected, text: str) -> Report:
@@ -150,7 +151,7 @@ def _times(report: Report, flat: str, starts: list[int]) -> float | None:
     return parse_number(m.group(1) or m.group(2)).value if m else None
 
 
-_AMPM = re.compile(r"\b([AP])M\b", re.I)
+_AMPM = patterns.compile(r"\b([AP])M\b", re.I)
 
 
 def _clock(s: str) -> datetime | None:

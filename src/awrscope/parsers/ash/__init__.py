@@ -8,7 +8,7 @@ format-neutral records; one mapper per section (``sections``) makes the typed ro
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from ...errors import NotAReportError
 from ...model import ParseIssue, Report, Section
@@ -29,8 +29,7 @@ from .text import (
 DB_TIME_NOTE = "DB time estimated from ASH samples: AAS x elapsed"
 
 
-@dataclass(slots=True)
-class _Printed:
+class _Printed(Struct):
     """A section as the report prints it: title, line, whether it says 'No data exists',
     and its rows (text lines or HTML cells), for the checks and the SQL text list."""
 

@@ -10,18 +10,18 @@ An ASH report analyses a time range, not a pair of snapshots: begin and end are
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from msgspec import Struct
 
 from ...model import Header, Instance, Snapshot
 from ..numbers import parse_number
 from ..timefmt import parse_time
+from ... import patterns
 
-_TITLE = re.compile(r"ASH Report For\s+([^/\s]+)/(\S+)", re.I)
-_MINUTES = re.compile(r"([\d.,]+)\s*\(mins?\)", re.I)
+_TITLE = patterns.compile(r"ASH Report For\s+([^/\s]+)/(\S+)", re.I)
+_MINUTES = patterns.compile(r"([\d.,]+)\s*\(mins?\)", re.I)
 
 
-@dataclass(slots=True)
-class AshHeader:
+class AshHeader(Struct):
     header: Header
     aas: float | None = None  # Average Active Sessions as printed
     aas_line: int | None = None
@@ -100,7 +100,7 @@ def text_pairs(lines: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
     return out
 
 
-_PAIR = re.compile(r"^\s*([A-Za-z][A-Za-z .#/()-]{2,40}?):\s+(\S.*?)\s*$")
+_PAIR = patterns.compile(r"^\s*([A-Za-z][A-Za-z .#/()-]{2,40}?):\s+(\S.*?)\s*$")
 
 
 def title_of(lines: list[tuple[int, str]]) -> tuple[int, str] | None:

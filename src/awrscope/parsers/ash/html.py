@@ -6,7 +6,7 @@ Its header tables (DB Name, CPUs, Analysis Begin Time ...) follow the ``<h1>ASH 
 heading, so they arrive as a block of that title rather than as the AWR header block."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from ...model import ParseIssue
 from ..report.html import blocks_from_html
@@ -14,8 +14,7 @@ from ..report.raw import HTML_HEADER_TITLE
 from .records import squash
 
 
-@dataclass(slots=True)
-class HtmlSection:
+class HtmlSection(Struct):
     title: str
     line: int
     rows: list[tuple[int, dict[str, str]]]  # (line, squashed column name -> cell)

@@ -10,8 +10,9 @@ section (``sections``) serves both formats.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 from typing import Callable
+from ... import patterns
 
 #: Given a row's cells (squashed column name -> cell text), the key of the record the row
 #: starts, or None when the row continues the current record (or is not a record at all).
@@ -23,8 +24,7 @@ def squash(header: str) -> str:
     return "".join(header.lower().split())
 
 
-@dataclass(slots=True)
-class Record:
+class Record(Struct):
     line: int  # 1-based source line of the record's first row
     cells: dict[str, str]  # squashed column name -> cell text, all header levels merged
     text: list[str] = field(default_factory=list)  # free text printed under the figures (SQL text)
@@ -35,8 +35,7 @@ class Record:
         return cell(self.cells, pattern)
 
 
-@dataclass(slots=True)
-class Table:
+class Table(Struct):
     """One section as records. ``widths``: the printed width of each column in a text report
     (a name as wide as its column may have been cut); empty for HTML, which prints names whole."""
 
@@ -71,7 +70,7 @@ _RX: dict[str, re.Pattern] = {}
 def _compiled(pattern: str) -> re.Pattern:
     rx = _RX.get(pattern)
     if rx is None:
-        rx = _RX[pattern] = re.compile(pattern)
+        rx = _RX[pattern] = patterns.compile(pattern)
     return rx
 
 

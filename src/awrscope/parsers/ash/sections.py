@@ -9,19 +9,20 @@ samples activity, it does not time it. *CPU + Wait for CPU* keeps its name: it i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 from typing import Callable
 
 from ...model import ParseIssue, Row, Section, make_section
 from ...oracle.events import canonical_event
 from ..numbers import parse_number
 from .records import Record, Starts, Table, cell
+from ... import patterns
 
-_SQL_ID = re.compile(r"^[0-9a-z]{13}$")
-_HASH_VALUE = re.compile(r"^\d{5,}$")  # 10g reports name statements by hash value
-_SID = re.compile(r"^\d+\s*,\s*\d+")
-_SLOT = re.compile(r"^\d{1,2}:\d{2}")
-_DURATION = re.compile(r"\(\s*([\d.,]+)\s*(min|sec|s|hr|h)\w*\s*\)", re.I)
+_SQL_ID = patterns.compile(r"^[0-9a-z]{13}$")
+_HASH_VALUE = patterns.compile(r"^\d{5,}$")  # 10g reports name statements by hash value
+_SID = patterns.compile(r"^\d+\s*,\s*\d+")
+_SLOT = patterns.compile(r"^\d{1,2}:\d{2}")
+_DURATION = patterns.compile(r"\(\s*([\d.,]+)\s*(min|sec|s|hr|h)\w*\s*\)", re.I)
 _DURATION_S = {"min": 60.0, "sec": 1.0, "s": 1.0, "hr": 3600.0, "h": 3600.0}
 
 # column name patterns (names squashed: lower case, no white space)
@@ -32,8 +33,7 @@ AAS = r"^avgactive(sessions)?$"
 SQL_ID = r"^sqlid$|^hashvalue$|^sqlhash"
 
 
-@dataclass(slots=True)
-class Context:
+class Context(Struct):
     """What a mapper needs beyond its table: the estimated DB time, the sample count, the
     full SQL texts of the HTML *Complete List of SQL Text*, and the report's issues."""
 
@@ -47,8 +47,7 @@ class Context:
 Mapper = Callable[[Table, str, Context], "Section | None"]
 
 
-@dataclass(frozen=True, slots=True)
-class Spec:
+class Spec(Struct, frozen=True):
     key: str
     pattern: re.Pattern  # on the title, lower case, single spaced
     starts: Starts
@@ -239,13 +238,13 @@ def _joined(lines: list[str]) -> str:
 
 
 SPECS: tuple[Spec, ...] = (
-    Spec("top_events", re.compile(r"^top user events$"), _starts_event, map_events),
-    Spec("ash_top_bg_events", re.compile(r"^top background events$"), _starts_event, map_events),
-    Spec("ash_top_sql", re.compile(r"^top sql with top events$|^top sql statements$"), _starts_sql, map_top_sql,
+    Spec("top_events", patterns.compile(r"^top user events$"), _starts_event, map_events),
+    Spec("ash_top_bg_events", patterns.compile(r"^top background events$"), _starts_event, map_events),
+    Spec("ash_top_sql", patterns.compile(r"^top sql with top events$|^top sql statements$"), _starts_sql, map_top_sql,
          free_text=True),
-    Spec("ash_top_sessions", re.compile(r"^top sessions$"), _starts_session, map_sessions),
-    Spec("ash_top_modules", re.compile(r"^top service/module$"), _starts_module, map_modules),
-    Spec("ash_activity_over_time", re.compile(r"^activity over time$"), _starts_slot, map_activity),
+    Spec("ash_top_sessions", patterns.compile(r"^top sessions$"), _starts_session, map_sessions),
+    Spec("ash_top_modules", patterns.compile(r"^top service/module$"), _starts_module, map_modules),
+    Spec("ash_activity_over_time", patterns.compile(r"^activity over time$"), _starts_slot, map_activity),
 )
 
 

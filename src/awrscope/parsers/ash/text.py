@@ -14,7 +14,7 @@ underline followed by more header text for a group underline, so it is not used 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from ..report.text.tables import assign, dash_runs, header_names, is_terminator, owners
 from .records import Record, Starts, squash
@@ -23,15 +23,13 @@ _SUFFIX = "DB/Inst:"
 _HEADER_LOOKAHEAD = 4  # header text stands at most this many lines above its underline
 
 
-@dataclass(slots=True)
-class TextSection:
+class TextSection(Struct):
     title: str
     line: int  # 1-based line of the title
     body: list[tuple[int, str]] = field(default_factory=list)  # (line, text) after the title, blank lines kept
 
 
-@dataclass(slots=True)
-class Level:
+class Level(Struct):
     """One header level: its column names (squashed) and their character spans."""
 
     names: list[str]

@@ -15,6 +15,7 @@ from .raw import HTML_HEADER_TITLE, Block
 from .reconcile import reconcile
 from .sections import lookup
 from .text import blocks_from_text, normalise_lines
+from ... import patterns
 
 
 def parse_report(det: Detected, text: str) -> Report:
@@ -82,8 +83,8 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
 # in a file is a second report (a file concatenated with itself, or reports of several periods).
 _REPORT_TITLES = ("WORKLOAD REPOSITORY report for", "WORKLOAD REPOSITORY REPORT (RAC)",
                   "WORKLOAD REPOSITORY COMPARE PERIOD REPORT", "WORKLOAD REPOSITORY PDB report", "STATSPACK report for")
-_H1_PREFIX = re.compile(r"\s*<h1\b[^<>]*>\s*", re.I)
-_PAGE_START = re.compile(r"<!doctype\b|<html\b", re.I)
+_H1_PREFIX = patterns.compile(r"\s*<h1\b[^<>]*>\s*", re.I)
+_PAGE_START = patterns.compile(r"<!doctype\b|<html\b", re.I)
 
 
 def _reports_in(text: str, html: bool) -> tuple[int, int | None]:

@@ -25,6 +25,7 @@ from .sections import lookup
 from .sections.common import squash
 from .sections.misc import generic_table
 from .text.tables import read_block
+from ... import patterns
 
 # Only the abbreviations mark a period in column names: 'per Second' is a rate.
 _FIRST = frozenset({"1st", "(1st)"})
@@ -190,7 +191,7 @@ def text_header_tables(text: str) -> list[RawTable]:
 
 #: First column of the table :func:`_title_names` builds (the periods' names read from the section titles)
 _TITLE_NAMES = "DB/Inst:"
-_PERIOD_DB_INST = {which: re.compile(rf"\b{which}\s+DB/Inst:\s*([^/\s]+)/(\S+)") for which in ("First", "Second")}
+_PERIOD_DB_INST = {which: patterns.compile(rf"\b{which}\s+DB/Inst:\s*([^/\s]+)/(\S+)") for which in ("First", "Second")}
 
 
 def _title_names(text: str, tables: list[RawTable]) -> RawTable | None:
@@ -212,7 +213,7 @@ def _title_names(text: str, tables: list[RawTable]) -> RawTable | None:
     return RawTable([_TITLE_NAMES] + [col for col, _ in missing], [], rows[0][0], rows)
 
 
-_PERIOD_TIMES = {which: re.compile(rf"\b{which}\s+DB/Inst:[^(\n]*\(Elapsed time:\s*([\d.,]+)\s*sec\s+DB time:\s*([\d.,]+)\s*sec", re.I)
+_PERIOD_TIMES = {which: patterns.compile(rf"\b{which}\s+DB/Inst:[^(\n]*\(Elapsed time:\s*([\d.,]+)\s*sec\s+DB time:\s*([\d.,]+)\s*sec", re.I)
                  for which in ("First", "Second")}
 
 

@@ -20,6 +20,7 @@ from .raw import Block, RawTable
 from .sections import events, io
 from .sections.common import squash
 from ..timefmt import parse_time
+from ... import patterns
 
 # Global column names -> the single-instance names the section mappers know.
 _COLUMN_ALIASES = {
@@ -35,7 +36,7 @@ _COLUMN_ALIASES = {
 _TITLE_ALIASES = {
     "system statistics (global)": "Instance Activity Stats",
 }
-_GLOBAL_SUFFIX = re.compile(r"\s*\(global\)\s*$", re.I)
+_GLOBAL_SUFFIX = patterns.compile(r"\s*\(global\)\s*$", re.I)
 _TOTAL_ROWS = ("sum", "*")
 
 
@@ -285,12 +286,12 @@ def _wait_classes(b: Block, names: dict[str, str], sections: dict[str, Section])
 # 'OS Statistics By Instance' columns (11.2: 'Num CPUs', 'Busy Time (s)'; 12.2+: 'CPU #CPUs', 'Time (s) Busy')
 # -> V$OSSTAT names; times are printed in seconds, V$OSSTAT keeps centiseconds.
 _OS_COLUMNS = (
-    (re.compile(r"^(num|cpu#)cpus$"), "NUM_CPUS", 1.0),
-    (re.compile(r"^(cpu|cpu#)cores$"), "NUM_CPU_CORES", 1.0),
-    (re.compile(r"^(cpu|cpu#)sckts$"), "NUM_CPU_SOCKETS", 1.0),
-    (re.compile(r"^busytime\(s\)$|^time\(s\)busy$"), "BUSY_TIME", 100.0),
-    (re.compile(r"^idletime\(s\)$|^time\(s\)idle$"), "IDLE_TIME", 100.0),
-    (re.compile(r"^loadbegin$"), "LOAD", 1.0),
+    (patterns.compile(r"^(num|cpu#)cpus$"), "NUM_CPUS", 1.0),
+    (patterns.compile(r"^(cpu|cpu#)cores$"), "NUM_CPU_CORES", 1.0),
+    (patterns.compile(r"^(cpu|cpu#)sckts$"), "NUM_CPU_SOCKETS", 1.0),
+    (patterns.compile(r"^busytime\(s\)$|^time\(s\)busy$"), "BUSY_TIME", 100.0),
+    (patterns.compile(r"^idletime\(s\)$|^time\(s\)idle$"), "IDLE_TIME", 100.0),
+    (patterns.compile(r"^loadbegin$"), "LOAD", 1.0),
 )
 
 
@@ -366,7 +367,7 @@ def _iostat_function(b: Block, names: dict[str, str], sections: dict[str, Sectio
 
 
 # 11.2 'IOStat by Function (per Second)': instances as rows, 'Writes requests/sec LGWR'-style columns.
-_IOSTAT_WIDE = re.compile(r"^(reads|writes)\s+(mb|requests)/sec\s+(.+)$", re.I)
+_IOSTAT_WIDE = patterns.compile(r"^(reads|writes)\s+(mb|requests)/sec\s+(.+)$", re.I)
 _IOSTAT_WIDE_FIELDS = {("reads", "mb"): "read_mb_per_s", ("reads", "requests"): "read_reqs_per_s",
                        ("writes", "mb"): "write_mb_per_s", ("writes", "requests"): "write_reqs_per_s"}
 

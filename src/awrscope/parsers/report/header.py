@@ -12,17 +12,18 @@ from ...model import Header, Instance, ParseIssue, Snapshot
 from ..numbers import parse_number
 from .text.tables import read_block
 from ..timefmt import parse_time
+from ... import patterns
 
-_ELAPSED = re.compile(r"^\s*Elapsed:\s*([\d,.]+)\s*\(mins?\)", re.I)
-_DBTIME = re.compile(r"DB\s*time:\s*([\d,.]+)\s*\(mins?\)", re.I)
-_HOSTLINE = re.compile(r"Host\s+Name:\s*(\S+)(?:\s+Num CPUs:\s*(\d+))?(?:.*?Phys Memory \(MB\):\s*([\d,]+))?", re.I)
+_ELAPSED = patterns.compile(r"^\s*Elapsed:\s*([\d,.]+)\s*\(mins?\)", re.I)
+_DBTIME = patterns.compile(r"DB\s*time:\s*([\d,.]+)\s*\(mins?\)", re.I)
+_HOSTLINE = patterns.compile(r"Host\s+Name:\s*(\S+)(?:\s+Num CPUs:\s*(\d+))?(?:.*?Phys Memory \(MB\):\s*([\d,]+))?", re.I)
 #: The database row of an AWR 10g-12.1 text header, by its tokens: an instance or DB name wider than its
 #: column shifts every later cell, so the column cut reads '16:49 11.2.0.3.0' as the release
-_DB_ROW = re.compile(r"^\s*(?P<db>\S+)\s+(?P<dbid>\d+)\s+(?P<inst>\S+)\s+(?P<num>\d+)\s+"
+_DB_ROW = patterns.compile(r"^\s*(?P<db>\S+)\s+(?P<dbid>\d+)\s+(?P<inst>\S+)\s+(?P<num>\d+)\s+"
                      r"(?P<startup>\d{1,2}-[A-Za-z]{3}-\d{2}\s+\d{1,2}:\d{2})\s+(?P<rel>\d+(?:\.\d+){2,5})\s+"
                      r"(?P<rac>YES|NO)\b(?:\s+(?P<cdb>YES|NO)\b)?\s*$", re.I)
-_VERSION = re.compile(r"^\d+(?:\.\d+){2,5}$")
-_SUFFIX_DB = re.compile(r"(?:DB/Inst:\s*([^/\s]+)/(\S+)|for DB:\s*(\S+)\s+Instance:\s*(\S+))")
+_VERSION = patterns.compile(r"^\d+(?:\.\d+){2,5}$")
+_SUFFIX_DB = patterns.compile(r"(?:DB/Inst:\s*([^/\s]+)/(\S+)|for DB:\s*(\S+)\s+Instance:\s*(\S+))")
 
 
 def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) -> Header:
@@ -192,7 +193,7 @@ def db_from_titles(titles: list[str]) -> tuple[str | None, str | None]:
     return None, None
 
 
-_MINUTES = re.compile(r"([\d.,]+)\s*\(mins?\)", re.I)
+_MINUTES = patterns.compile(r"([\d.,]+)\s*\(mins?\)", re.I)
 
 
 def parse_header_tables(tables: list, first_line: int, issues: list[ParseIssue]) -> Header:

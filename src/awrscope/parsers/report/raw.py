@@ -5,7 +5,7 @@ A section mapper (``parse.sections``) turns a :class:`Block` into a typed
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 
 
@@ -56,8 +56,7 @@ class RawTable:
 HTML_HEADER_TITLE = "\x00report header"
 
 
-@dataclass(slots=True)
-class Block:
+class Block(Struct):
     title: str
     line: int  # 1-based line of the title in the source
     notes: list[str] = field(default_factory=list)

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from functools import lru_cache
 
 import jinja2
 from jinja2 import Environment, FileSystemBytecodeCache, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from ...cachedir import cache_folder
 from ...model import Report
 from ..numbers import fmt_num
 from .data import chart_data
@@ -68,26 +68,10 @@ class _TemplateCache(FileSystemBytecodeCache):
 def _template_cache() -> _TemplateCache | None:
     if os.environ.get("AWRSCOPE_TEMPLATE_CACHE", "1") == "0":
         return None
-    from platformdirs import user_cache_dir
-
     # per Jinja version: the compiled code calls Jinja's runtime (Jinja itself checks Python's version and
     # each template's source)
-    home = user_cache_dir("awrscope")
-    folder = os.path.join(home, f"templates-jinja{jinja2.__version__}")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        stats = [os.stat(os.path.dirname(home)), os.stat(home), os.stat(folder)]
-    except OSError:
-        return None
-    # the cache holds code that is run: only directories of this user's that no one else can write to (as
-    # Jinja's own default cache directory requires), below a parent others cannot rename them in
-    if hasattr(os, "getuid"):
-        parent, *own = stats
-        if any(st.st_uid != os.getuid() or st.st_mode & 0o022 for st in own):
-            return None
-        if parent.st_mode & 0o022 and not parent.st_mode & stat.S_ISVTX:
-            return None
-    return _TemplateCache(folder)
+    folder = cache_folder(f"templates-jinja{jinja2.__version__}")
+    return None if folder is None else _TemplateCache(folder)
 
 
 @lru_cache(maxsize=1)

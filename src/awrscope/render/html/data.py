@@ -15,6 +15,7 @@ import re
 from ...model import Report
 from ...metrics.events import time_by_wait_class
 from ..common import owner_note
+from ... import patterns
 
 #: Events whose wait histograms are drawn (write path first, then the reference read).
 HISTOGRAM_EVENTS = ("log file sync", "log file parallel write", "db file sequential read")
@@ -30,8 +31,8 @@ REDO_METRICS = {"redo_rate_Bps": "redo generated", "redo_write_size_B": "average
 TOP_EVENTS = 10
 TOP_IO_ROWS = 15
 
-_TEMP = re.compile(r"temp", re.I)
-_UNDO = re.compile(r"undo|rbs|rollback", re.I)
+_TEMP = patterns.compile(r"temp", re.I)
+_UNDO = patterns.compile(r"undo|rbs|rollback", re.I)
 
 
 def io_kind(name: str | None) -> str | None:

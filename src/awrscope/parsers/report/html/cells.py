@@ -6,6 +6,7 @@ import re
 from html import unescape
 
 from ...numbers import parse_number
+from .... import patterns
 
 # Cells longer than this are cut: SQL text and plan cells can be huge and no
 # mapper needs more; it keeps memory bounded on hostile input.
@@ -15,7 +16,7 @@ MAX_ISSUES = 50
 
 _NBSP = "\xa0"
 
-_BREAK_IN_NUMBER = re.compile(r"\s*\n\s*")
+_BREAK_IN_NUMBER = patterns.compile(r"\s*\n\s*")
 
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
 
@@ -28,16 +29,16 @@ _BLOCK_LEVEL = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "
 _ATTRS = r"""((?:[^<>"']++|"[^"]*+"|'[^']*+'){0,256}+)"""
 
 # A tag, a comment opener, a doctype or a processing instruction.
-_TAG = re.compile(r"<(?:(/\s*+)?([A-Za-z][A-Za-z0-9:_.-]*+)" + _ATTRS + r">|(!--)|![^>]*+>|\?[^>]*+>)")
+_TAG = patterns.compile(r"<(?:(/\s*+)?([A-Za-z][A-Za-z0-9:_.-]*+)" + _ATTRS + r">|(!--)|![^>]*+>|\?[^>]*+>)")
 
 # Elements whose content is not text to read: skipped to their end tag.
 _RAW_TEXT = ("script", "style", "title", "textarea")
 
 _NAME_END = frozenset(" \t\n\f\r/>")
 
-_ATTR = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?""")
+_ATTR = patterns.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?""")
 
-_COLSPAN = re.compile(r"""colspan\s*=\s*["']?\s*([0-9]*)""", re.I)
+_COLSPAN = patterns.compile(r"""colspan\s*=\s*["']?\s*([0-9]*)""", re.I)
 
 def clean_cell(raw: str) -> str:
     """Entity-decoded cell text: ``&nbsp;`` gone, whitespace collapsed, and a

@@ -8,6 +8,7 @@ from itertools import islice
 
 from ..text.tables import RawTable
 from .cells import _ATTRS, _COLSPAN, _decoded, clean_cell
+from .... import patterns
 
 
 def _column_names(header_rows: list[list[tuple[str, int]]]) -> list[str]:
@@ -130,22 +131,22 @@ def _clean_cached(raw: str) -> str:
     return text
 
 # A tag that is not a row, cell or row group: the table needs _cut_marked_up.
-_MARKUP = re.compile(r"<(?!/?(?:t[rdh]|tbody|thead|tfoot)[\s/>])", re.I)
+_MARKUP = patterns.compile(r"<(?!/?(?:t[rdh]|tbody|thead|tfoot)[\s/>])", re.I)
 
-_ROW_TAG = re.compile(r"<tr(?=[\s/>])", re.I)
+_ROW_TAG = patterns.compile(r"<tr(?=[\s/>])", re.I)
 
 _HEADER_ROWS_LOOKED_AT = 6  # AWR prints at most 3 header rows; the first data row ends the look
 
-_CELL_TEXT = re.compile(r"<[tT][dhDH](?=[\s/>])" + _ATTRS.replace("((?:", "(?:(?:", 1) + r">([^<]*+)")
+_CELL_TEXT = patterns.compile(r"<[tT][dhDH](?=[\s/>])" + _ATTRS.replace("((?:", "(?:(?:", 1) + r">([^<]*+)")
 
 # The same, twice as fast, for tables without a quoted attribute value holding '>'.
-_CELL_TEXT_PLAIN = re.compile(r"<[tT][dhDH](?=[\s/>])[^>]*+>([^<]*+)")
+_CELL_TEXT_PLAIN = patterns.compile(r"<[tT][dhDH](?=[\s/>])[^>]*+>([^<]*+)")
 
-_QUOTED_GT = re.compile(r"""="[^"<>]*>|='[^'<>]*>""")
+_QUOTED_GT = patterns.compile(r"""="[^"<>]*>|='[^'<>]*>""")
 
 # Inline tags inside cells (SQL id links, <div>/<span> wrappers) on one line:
 # dropping them leaves the cell text and the line numbers as they were.
-_INLINE = re.compile(r"</?(?:a|span|div|font|b|i)(?=[\s/>])[^<>\n]*+>", re.I)
+_INLINE = patterns.compile(r"</?(?:a|span|div|font|b|i)(?=[\s/>])[^<>\n]*+>", re.I)
 
 # What one table may cost: a row holds at most MAX_ROW_CELLS cells (AWR's widest prints 37), and a table
 # at most ROWS_FREE rows plus one per ROW_CHARS characters of its text, CELLS_FREE cells plus one per
@@ -188,10 +189,10 @@ class _Budget:
         return False
 
 
-_CELL = re.compile(r"<[tT]([dhDH])(?=[\s/>])" + _ATTRS + r">([^<]*+)")
+_CELL = patterns.compile(r"<[tT]([dhDH])(?=[\s/>])" + _ATTRS + r">([^<]*+)")
 
 # Any tag with the text after it, for tables with markup inside cells.
-_TAG_AND_TEXT = re.compile(r"<(?:(/\s*+)?([A-Za-z][A-Za-z0-9:_.-]*+)" + _ATTRS + r">|![^>]*+>|\?[^>]*+>|)([^<]*+)")
+_TAG_AND_TEXT = patterns.compile(r"<(?:(/\s*+)?([A-Za-z][A-Za-z0-9:_.-]*+)" + _ATTRS + r">|![^>]*+>|\?[^>]*+>|)([^<]*+)")
 
 def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int, notes: list[tuple[int, str]],
                header_only: bool = False) -> tuple[list[list[tuple[str, int]]], list[tuple[int, list[str]]]]:

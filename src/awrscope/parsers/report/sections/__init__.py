@@ -6,19 +6,19 @@ listed in ``Report.unrecognised``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from msgspec import Struct
 from typing import Callable
 
 from ....model import ParseIssue, Section
 from ....oracle.sections import SECTION_TITLES
 from ..raw import Block
 from . import activity, events, io, misc
+from .... import patterns
 
 Mapper = Callable[[Block, str, list[ParseIssue]], "Section | None"]
 
 
-@dataclass(frozen=True, slots=True)
-class SectionSpec:
+class SectionSpec(Struct, frozen=True):
     key: str
     pattern: re.Pattern
     mapper: Mapper
@@ -101,7 +101,7 @@ MAPPERS: dict[str, Mapper] = {
     "init_parameters": misc.map_parameters,
 }
 
-REGISTRY: list[SectionSpec] = [SectionSpec(key, re.compile(pattern), MAPPERS[key], description)
+REGISTRY: list[SectionSpec] = [SectionSpec(key, patterns.compile(pattern), MAPPERS[key], description)
                                for key, pattern, description in SECTION_TITLES]
 
 _BY_TITLE: dict[str, SectionSpec | None] = {}

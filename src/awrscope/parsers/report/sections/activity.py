@@ -2,13 +2,13 @@
 Cache Sizes, Host/Instance CPU, OS statistics, Instance Activity Stats."""
 from __future__ import annotations
 
-import re
 
 from ....model import ParseIssue, Row, Section, make_section
 from ....oracle.statistics import canonical_stat
 from ...numbers import parse_number
 from ..raw import Block
 from .common import Col, kv_pairs, kv_section, simple_table_section, table_or_kv
+from .... import patterns
 
 ACTIVITY_COLS = [
     Col("name", r"^statistic", kind="name"),
@@ -38,7 +38,7 @@ HOST_CPU_COLS = [
     Col("pct_user", r"%user|^user$|\)user$", "%"), Col("pct_system", r"%sys|^system$", "%"),
     Col("pct_wio", r"%wio|^wio$", "%"), Col("pct_idle", r"%idle|^idle$", "%"),
 ]
-_SP_HOST_CPU = re.compile(r"CPUs:\s*(\d+)(?:\s+Cores:\s*(\d+))?(?:\s+Sockets:\s*(\d+))?")  # 10g: CPUs only
+_SP_HOST_CPU = patterns.compile(r"CPUs:\s*(\d+)(?:\s+Cores:\s*(\d+))?(?:\s+Sockets:\s*(\d+))?")  # 10g: CPUs only
 
 
 def _fix_stat(name: str, cut_at: int | None) -> str:

@@ -2,20 +2,19 @@
 text, unit conversion, and key/value lines (``Label:  value  value``)."""
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from msgspec import Struct
 from typing import Callable, Iterable
 
 from ....model import ParseIssue, Row, Section, make_section
 from ...numbers import _MEMO as _NUMBER_MEMO, OVERFLOW, parse_number
 from ..raw import Block, RawTable
+from .... import patterns
 
 # Conversion factors between time units, to the field's unit.
 _TO_SECONDS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "cs": 1e-2, "min": 60.0}
 
 
-@dataclass(frozen=True, slots=True)
-class Col:
+class Col(Struct, frozen=True):
     """How one field is found in a table: a regex on the header with all
     whitespace removed and lower-cased (``Avg wait (ms)`` -> ``avgwait(ms)``)."""
 
@@ -66,7 +65,7 @@ _MATCHED: dict[tuple, list[tuple[int, Col, str | None]]] = {}
 def _match_columns(columns: tuple[str, ...], specs: tuple[Col, ...]) -> list[tuple[int, Col, str | None]]:
     used: set[str] = set()
     out: list[tuple[int, Col, str | None]] = []
-    compiled = [(c, re.compile(c.pattern)) for c in specs]
+    compiled = [(c, patterns.compile(c.pattern)) for c in specs]
     for idx, name in enumerate(columns):
         h = squash(name)
         for c, rx in compiled:
@@ -203,7 +202,7 @@ def simple_table_section(block: Block, key: str, cols: list[Col], issues: list[P
 
 # -- key/value lines -------------------------------------------------------
 
-_LABEL_SPLIT = re.compile(r":(?=\s|$)")
+_LABEL_SPLIT = patterns.compile(r":(?=\s|$)")
 
 
 def kv_pairs(line: str) -> list[tuple[str, list[str]]]:

@@ -2,13 +2,13 @@
 foreground, background), wait classes, time model, and histograms."""
 from __future__ import annotations
 
-import re
 
 from ....model import ParseIssue, Row, Section, make_section
 from ....oracle.events import canonical_event, is_idle
 from ...numbers import parse_number
 from ..raw import Block
 from .common import Col, match_columns, name_cut_width, simple_table_section, squash
+from .... import patterns
 
 EVENT_COLS = [
     Col("name", r"^(event|eventname|statistic)$", kind="name"),
@@ -138,8 +138,8 @@ def map_time_model(block: Block, key: str, issues: list[ParseIssue]) -> Section 
 
 # -- histograms ----------------------------------------------------------------
 
-_BUCKET = re.compile(r"^(<=|>=|<|>)\s*(\d+(?:\.\d+)?|1/\d+)\s*(ns|us|u|ms|s|m|h|hr|min)?$")
-_BUCKET_TAIL = re.compile(r"(<=|>=|<|>)\s?(\d+(?:\.\d+)?|1/\d+)\s*(ns|us|u|ms|s|m|h|hr|min)?$")
+_BUCKET = patterns.compile(r"^(<=|>=|<|>)\s*(\d+(?:\.\d+)?|1/\d+)\s*(ns|us|u|ms|s|m|h|hr|min)?$")
+_BUCKET_TAIL = patterns.compile(r"(<=|>=|<|>)\s?(\d+(?:\.\d+)?|1/\d+)\s*(ns|us|u|ms|s|m|h|hr|min)?$")
 _UNIT_US = {"ns": 1e-3, "us": 1.0, "u": 1.0, "ms": 1e3, "s": 1e6, "m": 60e6, "min": 60e6, "h": 3600e6, "hr": 3600e6}
 
 

@@ -8,8 +8,9 @@ from ....model import ParseIssue, Row, Section, make_section
 from ...numbers import parse_number
 from ..raw import Block
 from .common import Col, header_time_unit, simple_table_section
+from .... import patterns
 
-_SLUG = re.compile(r"[^a-z0-9%]+")
+_SLUG = patterns.compile(r"[^a-z0-9%]+")
 
 
 def slug(header: str) -> str:
@@ -191,7 +192,7 @@ def map_undo_summary(block: Block, key: str, issues: list[ParseIssue]) -> Sectio
 
 # -- SQL ordered by ------------------------------------------------------------
 
-_SQL_ID = re.compile(r"^[0-9a-z]{13}$")
+_SQL_ID = patterns.compile(r"^[0-9a-z]{13}$")
 
 
 def map_sql(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
@@ -311,8 +312,8 @@ def map_parameters(block: Block, key: str, issues: list[ParseIssue]) -> Section 
     return make_section(key, block.title, block.line, {"begin": "text", "end": "text"}, rows, block.notes)
 
 
-_ADDM_FIELDS = (("aas", re.compile(r"^avg")), ("pct_active_sessions", re.compile(r"^perc")),
-                ("task_name", re.compile(r"^task")), ("begin", re.compile(r"^begin")), ("end", re.compile(r"^end")))
+_ADDM_FIELDS = (("aas", patterns.compile(r"^avg")), ("pct_active_sessions", patterns.compile(r"^perc")),
+                ("task_name", patterns.compile(r"^task")), ("begin", patterns.compile(r"^begin")), ("end", patterns.compile(r"^end")))
 
 
 def map_addm_findings(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:

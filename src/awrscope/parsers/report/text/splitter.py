@@ -15,13 +15,13 @@ merged by the caller.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from msgspec import Struct, field
+from .... import patterns
 
-_SUFFIX = re.compile(r"\s*(?:(?:First|1st)\s+)?(?:DB/Inst:|for DB:|DB:\s+\S+\s+Instance:|DB/Inst/Snaps?:).*$")
+_SUFFIX = patterns.compile(r"\s*(?:(?:First|1st)\s+)?(?:DB/Inst:|for DB:|DB:\s+\S+\s+Instance:|DB/Inst/Snaps?:).*$")
 
 
-@dataclass(slots=True)
-class RawSection:
+class RawSection(Struct):
     title: str
     line: int  # 1-based line of the title
     lines: list[str] = field(default_factory=list)  # body lines after the title line
@@ -38,7 +38,7 @@ rollback""".split())
 
 
 # A cheap first look (one C-level match) before the word-by-word checks.
-_TITLE_START = re.compile(r"(?:%s)(?:\s|$)" % "|".join(sorted(map(re.escape, _TITLE_WORDS), key=len, reverse=True)),
+_TITLE_START = patterns.compile(r"(?:%s)(?:\s|$)" % "|".join(sorted(map(re.escape, _TITLE_WORDS), key=len, reverse=True)),
                           re.IGNORECASE)
 
 

@@ -9,11 +9,12 @@ two-word classes such as ``User I/O`` all land in the right column.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from msgspec import Struct
 
 from ..raw import RawTable
+from .... import patterns
 
-_TOKEN = re.compile(r"\S+")
+_TOKEN = patterns.compile(r"\S+")
 
 
 def dash_runs(line: str) -> list[tuple[int, int]] | None:
@@ -109,8 +110,7 @@ def header_names(header_lines: list[str], spans: list[tuple[int, int]]) -> list[
     return [" ".join(c) for c in cols]
 
 
-@dataclass(slots=True)
-class TextBlock:
+class TextBlock(Struct):
     """What a section body holds: its ``->`` notes, tables, and all its lines."""
 
     notes: list[str]
