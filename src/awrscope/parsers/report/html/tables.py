@@ -34,6 +34,8 @@ def _column_names(header_rows: list[list[tuple[str, int]]]) -> list[str]:
 
 _COLUMNS_SLOT = RawTable.__dict__["columns"]
 
+COLUMNS_ALONE = 1 << 16
+
 _RAW_ROWS_SLOT = RawTable.__dict__["raw_rows"]
 
 _ROWS_SLOT = RawTable.__dict__["_rows"]
@@ -54,7 +56,13 @@ class _LazyTable(RawTable):
 
     def _load_columns(self) -> None:
         """Columns from the header rows alone (they precede every data row);
-        a table without header rows takes its width from all its rows."""
+        a table without header rows takes its width from all its rows. A table
+        under COLUMNS_ALONE characters is cut whole at once: nearly every table
+        whose columns are looked at is read next (3,133 of 3,264 in the corpus),
+        so cutting its header rows first is work done twice."""
+        if sum(b - a for a, b, _ in self._segments) < COLUMNS_ALONE:
+            self._load()
+            return
         header_rows, _ = _cut_table(self._text, self._segments, self.header_line, [], header_only=True)
         if header_rows:
             _COLUMNS_SLOT.__set__(self, _column_names(header_rows))
