@@ -237,14 +237,19 @@ def run_peers(peers_dir: Path, paths: list[Path], repeat: int, peer_python: str)
         out.mkdir()
         awrscope_cache: dict[tuple, tuple[float, int | str, str]] = {}
 
-        def awrscope_cli(files: list[dict]):
-            key = tuple(str(r["path"]) for r in files)
+        def awrscope_cli(files: list[dict], jobs: str = "1"):
+            key = (jobs, *(str(r["path"]) for r in files))
             if key not in awrscope_cache:
-                cmd = [sys.executable, "-m", "awrscope", "analyze", "--format", "json", "-j", "1", *key]
+                cmd = [sys.executable, "-m", "awrscope", "analyze", "--format", "json", *(("-j", jobs) if jobs else ()),
+                       *key[1:]]
                 runs = [_timed(cmd, str(out), PEER_BATCH_TIMEOUT, env) for _ in range(repeat)]
                 ok = [r for r in runs if r[1] in (0, 1)]
                 awrscope_cache[key] = min(ok) if ok else runs[-1]
             return awrscope_cache[key]
+
+        def ratio_words(peer_s: float, mine_s: float) -> str:
+            ratio = peer_s / mine_s
+            return f"{ratio:.2f}x faster" if ratio >= 1 else f"{1 / ratio:.2f}x slower"
 
         rows = []
         for label, how, argv, accepts in peers:
@@ -291,8 +296,10 @@ def run_peers(peers_dir: Path, paths: list[Path], repeat: int, peer_python: str)
             if ok:
                 a_secs, a_rc, a_err = awrscope_cli(ok)
                 if a_rc in (0, 1):
-                    ratio = secs / a_secs
-                    verdict = f"{ratio:.1f}x faster" if ratio >= 1 else f"{1 / ratio:.1f}x slower"
+                    verdict = ratio_words(secs, a_secs) + " on one core (-j 1)"
+                    d_secs, d_rc, _ = awrscope_cli(ok, jobs="")
+                    if d_rc in (0, 1):
+                        verdict += f"; {ratio_words(secs, d_secs)} with default jobs ({d_secs:.3f} s)"
                     a_col = f"{a_secs:>12.3f}"
                 else:
                     verdict, a_col = f"(awrscope exit {a_rc}: {a_err})", f"{'-':>12}"
@@ -302,8 +309,21 @@ def run_peers(peers_dir: Path, paths: list[Path], repeat: int, peer_python: str)
             if failed:
                 r, rc, err = failed[0]
                 print(f"    {len(failed)} not read (exit {rc}), e.g. {r['path'].name[4:]}: {err}")
-        print("  (awrscope: the whole `awrscope analyze --format json -j 1` CLI, one process over the files the "
-              "peer read, interpreter start included; jas-min --file: one process per report, start-up included)")
+        print("  (awrscope: the whole `awrscope analyze --format json` CLI, one process over the files the "
+              "peer read, with -j 1 and with the default jobs (one worker per core), interpreter start included; "
+              "jas-min --file: one process per report, start-up included)")
+        jas_read = next((ok for label, how, _, ok, _, _ in rows if label.startswith("jas-min")), [])
+        if jas_read and jas:
+            one = min(jas_read, key=lambda r: abs(r["bytes"] - 1_000_000))  # the "one 1 MB report"
+            mine_cmd = [sys.executable, "-m", "awrscope", "analyze", "--format", "json", str(one["path"])]
+            theirs, ours = [], []
+            for _ in range(9):  # alternating pairs: both see the same machine state
+                theirs.append(_timed(jas + ["--file", str(one["path"])], str(out), PEER_FILE_TIMEOUT)[0])
+                ours.append(_timed(mine_cmd, str(out), PEER_FILE_TIMEOUT, env)[0])
+            t_med, o_med = statistics.median(theirs), statistics.median(ours)
+            print(f"  one report, {one['path'].name[4:]} ({one['bytes'] / 1e6:.2f} MB), median of 9 alternating runs: "
+                  f"jas-min --file {t_med * 1000:.0f} ms, awrscope analyze --format json {o_med * 1000:.0f} ms: "
+                  f"awrscope at {t_med / o_med:.2f}x jas-min's speed")
 
 
 def main() -> int:
