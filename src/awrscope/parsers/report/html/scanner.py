@@ -30,7 +30,9 @@ class _Splitter:
         self.blocks: list[Block] = []
         self.header_tables: list[RawTable] = []
         self.issues: list[ParseIssue] = []
-        self.lineno = 1  # line of the last start tag: where text events are said to be
+        self.lines: _Lines | None = None  # set by the scanner; the line of a position is counted when asked
+        self.tag_pos = 0  # position of the last start tag's '>': where text events are said to be
+        self.tag_line: int | None = 1  # its line, None until asked for
         self._in_anchor = 0
         self._heading: list[str] | None = None  # text of an open <h*>
         self._heading_tag = ""
@@ -41,6 +43,14 @@ class _Splitter:
         self._note: list[str] | None = None
         self._seen_section = False  # a heading other than h1 was met: header tables are over
         self._notes_cut: Block | None = None  # the last block whose notes went past MAX_NOTES
+
+    @property
+    def lineno(self) -> int:
+        """Line of the last start tag, counted only when an event needs it (a heading, loose text, a
+        warning): most tags between tables are never placed."""
+        if self.tag_line is None:
+            self.tag_line = self.lines.at(self.tag_pos)
+        return self.tag_line
 
     # -- tags ----------------------------------------------------------------
     def handle_starttag(self, tag: str) -> None:
@@ -138,6 +148,11 @@ class _Splitter:
 # that is kept of its raw text, so millions of text pieces between two tables ('<b>ab' repeated) stay small.
 _TEXT_KEPT = 4 * MAX_CELL_CHARS
 
+# The tags _Splitter.handle_starttag and handle_endtag act on (a start tag inside an <a> may close it, see
+# _BLOCK_LEVEL): the scanner calls them for these only.
+_STARTS_HEARD = frozenset({"br", "a", "li", "p"} | _HEADINGS)
+_ENDS_HEARD = frozenset({"a", "li", "ul", "ol"} | _HEADINGS)
+
 # Notes (list items) kept per section: AWR prints a handful.
 MAX_NOTES = 200
 
@@ -184,6 +199,7 @@ class _Scanner:
 
     def run(self) -> None:
         text, sp = self.text, self.splitter
+        sp.lines = self.lines
         search = _TAG.search
         pos, n = 0, len(text)
         while pos < n:
@@ -192,30 +208,37 @@ class _Scanner:
                 self._data(text[pos:])
                 return
             if m.start() > pos:
-                self._data(text[pos:m.start()])
+                raw = text[pos:m.start()]
+                # blank text between tags counts only inside a heading or a note (it separates their words)
+                if sp._heading is not None or sp._note is not None or not raw.isspace():
+                    self._data(raw)
             name = m.group(2)
             if name is None:
                 pos = self._skip_comment(m.end()) if m.group(4) else m.end()
                 continue
             tag = name.lower()
             if m.group(1):  # end tag
-                sp.handle_endtag(tag)
+                if tag in _ENDS_HEARD:
+                    sp.handle_endtag(tag)
                 pos = m.end()
                 continue
-            sp.lineno = self.lines.at(m.end() - 1)
+            sp.tag_pos = m.end() - 1
+            sp.tag_line = None
             if tag == "table":
+                sp.tag_line = self.lines.at(sp.tag_pos)  # counted now: the table's scan moves the count past it
                 sp.handle_starttag(tag)
                 pos = self._table(m)
             elif tag in _RAW_TEXT:
                 pos = self._skip_raw_text(tag, m.end())
             else:
-                sp.handle_starttag(tag)
-                if m.group(3).endswith("/"):  # <x/>: an empty element
+                if tag in _STARTS_HEARD or sp._in_anchor:
+                    sp.handle_starttag(tag)
+                if m.group(3).endswith("/") and tag in _ENDS_HEARD:  # <x/>: an empty element
                     sp.handle_endtag(tag)
                 pos = m.end()
 
     def _data(self, raw: str) -> None:
-        self.splitter.handle_data(_decoded(raw))
+        self.splitter._data(_decoded(raw))
 
     def _skip_comment(self, pos: int) -> int:
         end = self.text.find("-->", pos)

@@ -7,7 +7,7 @@ from bisect import bisect_right
 from itertools import islice
 
 from ..text.tables import RawTable
-from .cells import _ATTRS, _COLSPAN, _decoded, clean_cell
+from .cells import _ATTRS, _COLSPAN, MAX_CELL_CHARS, _decoded, clean_cell
 from .... import patterns
 
 
@@ -135,8 +135,15 @@ def _clean_cached(raw: str) -> str:
     if text is None:
         if len(_CLEAN_CACHE) > _CLEAN_CACHE_MAX:
             _CLEAN_CACHE.clear()
-        text = _CLEAN_CACHE[raw] = clean_cell(_decoded(raw))
+        if _NOTHING_TO_CLEAN.search(raw) is None and len(raw) <= MAX_CELL_CHARS:
+            text = _CLEAN_CACHE[raw] = raw  # what clean_cell would return: one search instead of its steps
+        else:
+            text = _CLEAN_CACHE[raw] = clean_cell(_decoded(raw))
     return text
+
+# What clean_cell changes in a cell: an entity, a no-break space, a line break or tab, two spaces, white space
+# at either end (\s and str.strip() share Python's definition of white space).
+_NOTHING_TO_CLEAN = patterns.compile(r"[&\xa0\n\t]|  |^\s|\s\Z")
 
 # A tag that is not a row, cell or row group: the table needs _cut_marked_up.
 _MARKUP = patterns.compile(r"<(?!/?(?:t[rdh]|tbody|thead|tfoot)[\s/>])", re.I)
