@@ -5,6 +5,8 @@ A section mapper (``parse.sections``) turns a :class:`Block` into a typed
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from msgspec import Struct, field
 
 
@@ -32,7 +34,8 @@ class RawTable:
     @property
     def rows(self) -> list[tuple[int, list[str]]]:
         if self._rows is None:
-            self._rows = [(line, self.cut(text)) for line, text in self.raw_rows]
+            cut = self.cut_with()
+            self._rows = [(line, cut(text)) for line, text in self.raw_rows]
         return self._rows
 
     @rows.setter
@@ -41,11 +44,17 @@ class RawTable:
 
     def cut(self, text: str) -> list[str]:
         """Cells of one text line by this table's column spans."""
-        from .text.tables import assign, owners  # the text reader; HTML tables never call this
+        return self.cut_with()(text)
+
+    def cut_with(self) -> Callable[[str], list[str]]:
+        """:meth:`cut` as a function of the line alone, for cutting many lines (the text reader is
+        imported once per table, not once per line; HTML tables never call this)."""
+        from .text.tables import assign, owners
 
         if self._owner is None:
             self._owner = owners(self.spans)
-        return assign(text, self.spans, self._owner)
+        spans, owner = self.spans, self._owner
+        return lambda text: assign(text, spans, owner)
 
     def __repr__(self) -> str:
         return f"RawTable(columns={self.columns!r}, rows={len(self.raw_rows) or len(self._rows or [])})"

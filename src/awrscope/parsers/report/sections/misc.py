@@ -270,11 +270,12 @@ def _sql_lines(table, id_idx: int | None):
     """(line, cells or None, raw text): only lines that can be figure lines are
     cut into cells; SQL text and module lines are not."""
     if table.raw_rows:
+        cut = table.cut_with()
         for line, raw in table.raw_rows:
             toks = raw.split()
             if id_idx is not None and toks and (_SQL_ID.match(toks[-1]) or toks[-1].isdigit() or
                                                  any(_SQL_ID.match(t) for t in toks[-3:])):
-                yield line, table.cut(raw), raw
+                yield line, cut(raw), raw
             else:
                 yield line, None, raw
     else:  # HTML: cells are already there
