@@ -85,3 +85,31 @@ def test_an_estimated_db_time_cites_what_it_is_made_of():
     cpu = next(s for s in m["source"] if s["section"] == "instance_activity")
     assert cpu["row"] == "CPU used by this session" and cpu["value"] == 68261
     assert abs(68261 / 100 + next(s["value"] for s in m["source"] if s["section"] == "wait_events") - m["value"]) < 0.01
+
+
+def test_a_spooled_addm_report_is_whole_without_end_of_report(tmp_path):
+    """addmrpti.sql prompts 'End of Report' after 'spool off': the file addmrpt.sql writes never holds it.
+    denglt's addmrpt_1_180_181.txt is such a spool, whole: it ends in its last section ('Additional
+    Information', then 'Miscellaneous Information ... Session connect and disconnect calls were not consuming
+    significant database time.'); it was said to be 'maybe truncated'. Cut before that section, it is."""
+    path = HUNT / "addm_txt_12102_denglt_oradlt_180_181.txt"
+    whole = analyze_path(path)
+    assert not any("truncated" in i["message"] for i in whole["issues"])
+    text = path.read_text()
+    cut = tmp_path / "cut.txt"
+    cut.write_text(text[:text.index("          Additional Information")])
+    assert any("may be truncated" in i["message"] for i in analyze_path(cut)["issues"])
+    # its header, by hand: 'Time period starts at 04-JUL-17 04.21.50 PM' / 'ends at 04-JUL-17 05.00.19 PM'
+    # (2,309 s); 'Total database time was 385 seconds.'; 'ADDM performed an analysis of instance oradlt'
+    report = parse_path(path)
+    assert report.elapsed_s == 2309 and report.db_time_s == 385
+    assert [i.name for i in report.header.instances] == ["oradlt"]
+
+
+def test_the_analysed_instance_of_an_all_instances_addm_request():
+    """'Analysis was requested for all instances, but ADDM analyzed instance DBTEST, numbered 1 and hosted at
+    oradb.egolife.com.' (the blog's ADDM_01 task report, line 14-15): the instance was '?'."""
+    report = parse_path(HUNT / "addm_txt_11201_blog_dbtest_4219_4220_INDENTED.txt")
+    [inst] = report.header.instances
+    assert (inst.name, inst.number, inst.host) == ("DBTEST", 1, "oradb.egolife.com")
+    assert report.db_time_s == 2303 and report.elapsed_s == 2387  # 'Total database time was 2303 seconds.'

@@ -32,7 +32,13 @@ _ENDS = patterns.compile(r"Time period ends at\s+(\S+\s+[\d.:]+(?:\s*[AP]M)?)", 
 _PERIOD_10G = patterns.compile(r"Analysis Period:\s*(\S+)?\s*from\s+(\S+(?:\s+[\d:.]+)?)\s+to\s+(\S+(?:\s+[\d:.]+)?)", re.I)
 _DATABASE = patterns.compile(r"Database '([^']+)' with DB ID (\d+)", re.I)
 _VERSION = patterns.compile(r"Database version:?\s+(\d+(?:\.\d+)+)", re.I)
-_INSTANCE = patterns.compile(r"analysis of instance (\S+?), numbered (\d+)(?: and hosted at (\S+?))?\.?(?:\s|$)", re.I)
+# 'ADDM performed an analysis of instance X, numbered N and hosted at H.'; when all instances were asked for
+# and one was analysed: 'Analysis was requested for all instances, but ADDM analyzed instance X, numbered N ...'
+_INSTANCE = patterns.compile(r"(?:analysis of|analyzed) instance (\S+?), numbered (\d+)(?: and hosted at (\S+?))?\.?(?:\s|$)",
+                             re.I)
+# The last section of every ADDM report: a report that reached it is whole, 'End of Report' or not (addmrpt.sql
+# prompts that line after 'spool off', so a spooled file never holds it; a terminal capture does).
+_LAST_SECTION = patterns.compile(r"^\s*Additional Information\s*$", re.I | re.M)
 _IDS_10G = patterns.compile(r"Database ID/Instance:\s*(\d+)/(\d+)", re.I)
 _NAMES_10G = patterns.compile(r"Database/Instance Names:\s*([^/\s]+)/(\S+)", re.I)
 _HOST_10G = patterns.compile(r"Host Name:\s*(\S+)", re.I)
@@ -226,9 +232,15 @@ def _check(report: Report, text: str) -> None:
                               "could be read: the ADDM report is damaged or truncated")
     if report.elapsed_s is None:
         report.warn("no analysis period could be read: elapsed time unknown", "header", h.line)
-    if "end of report" not in text[-3000:].lower():
-        report.warn("the report does not end with 'End of Report': it may be truncated; findings after the cut "
-                    "are missing")
+    if "end of report" in text[-3000:].lower():
+        return
+    if _LAST_SECTION.search(text) is not None:
+        report.issues.append(ParseIssue("info", None, None, "the report ends without 'End of Report', after its last "
+                                        "section ('Additional Information'), as the files addmrpt.sql spools do: "
+                                        "its findings are all there"))
+    else:
+        report.warn("the report ends before its last section ('Additional Information') and without 'End of "
+                    "Report': it may be truncated; findings after the cut are missing")
 
 
 __all__ = ["NO_FINDINGS", "parse_addm"]
