@@ -2,6 +2,7 @@
 offsets into the text and is cut when a section mapper first asks for its rows or columns."""
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_right
 from itertools import islice
@@ -242,7 +243,7 @@ def _cut_table(text: str, segments: list[tuple[int, int, int]], line: int, notes
             if _MARKUP.search(plain) is not None:
                 plain = None
         if plain is not None:
-            cut = _cut_rows(plain, bases[0][1], with_spans, header_only, _Budget(len(own), notes))
+            cut = cut_rows(plain, bases[0][1], with_spans, header_only, _Budget(len(own), notes))
             if cut is not None:
                 return cut
             del notes[:]  # the marked-up way reads the table again
@@ -363,6 +364,25 @@ def _cut_rows(own: str, line: int, with_spans: bool, header_only: bool, budget: 
             if header_only and rows:
                 break
     return header_rows, rows
+
+def _compiled_cut_rows(own: str, line: int, with_spans: bool, header_only: bool, budget: _Budget):
+    """:func:`_cut_rows` by the compiled module (_cut.c): the same arguments, the same result. It reads
+    one-byte (Latin-1) texts; a table with a character past Latin-1 is cut by the Python function."""
+    cut = _cut.cut_rows(own, line, with_spans, header_only, -1, budget, _CLEAN_CACHE, _clean_cached, _colspan)
+    return _cut_rows(own, line, with_spans, header_only, budget) if cut is NotImplemented else cut
+
+
+# The compiled cutter when it was built and not turned off (AWRSCOPE_PURE_PYTHON=1: what a machine without a
+# C compiler runs; tests/test_compiled_core.py compares the two).
+try:
+    if os.environ.get("AWRSCOPE_PURE_PYTHON", "") == "1":
+        raise ImportError
+    from . import _cut
+except ImportError:
+    cut_rows = _cut_rows
+else:
+    cut_rows = _compiled_cut_rows
+
 
 def _cut_marked_up(own: str, lines: _JoinedLines, with_spans: bool, header_only: bool, budget: _Budget):
     """Rows of a table with other tags inside (links, <b>, <br>, <tbody>):

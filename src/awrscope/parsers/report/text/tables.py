@@ -8,13 +8,23 @@ two-word classes such as ``User I/O`` all land in the right column.
 """
 from __future__ import annotations
 
+import os
 import re
+
 from msgspec import Struct
 
 from ..raw import RawTable
 from .... import patterns
 
 _TOKEN = patterns.compile(r"\S+")
+
+# The compiled cutter when it was built and not turned off (AWRSCOPE_PURE_PYTHON=1; tests/test_compiled_core.py).
+try:
+    if os.environ.get("AWRSCOPE_PURE_PYTHON", "") == "1":
+        raise ImportError
+    from . import _assign as _compiled
+except ImportError:
+    _compiled = None
 
 
 def dash_runs(line: str) -> list[tuple[int, int]] | None:
@@ -38,9 +48,19 @@ def assign(line: str, spans: list[tuple[int, int]], owner: list[int] | None = No
 
     ``owner`` (from :func:`owners`) maps a character position to the column
     whose span holds it; a token whose first and last characters fall in the
-    same column is settled without measuring overlaps (the common case)."""
+    same column is settled without measuring overlaps (the common case).
+    The compiled twin (_assign.c) cuts one-byte lines; :func:`_assign` is the
+    reference it mirrors and cuts the others."""
     if owner is None:
         owner = owners(spans)
+    if _compiled is not None:
+        cells = _compiled.assign(line, spans, owner)
+        if cells is not NotImplemented:
+            return cells
+    return _assign(line, spans, owner)
+
+
+def _assign(line: str, spans: list[tuple[int, int]], owner: list[int]) -> list[str]:
     width = len(owner)
     if spans:
         # Fast path: when no token crosses a column border (nor lies left of the

@@ -1,0 +1,184 @@
+"""Issue 30: the compiled cutters (parsers/report/html/_cut.c, parsers/report/text/_assign.c) and the Python
+functions they mirror (html/tables._cut_rows, text/tables._assign) give the same results, on the whole corpus and
+on generated tables and lines; where the C modules are not built (no compiler at install) or
+AWRSCOPE_PURE_PYTHON=1, the Python ones run."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from awrscope.parsers.report.html import tables
+from awrscope.parsers.report.text import tables as text_tables
+
+compiled = pytest.mark.skipif(tables.cut_rows is tables._cut_rows and os.environ.get("CI", "").lower() != "true",
+                              reason="the compiled cutter is not built here (no C compiler at install)")
+
+
+def test_the_compiled_cutter_is_built_where_a_compiler_is():
+    """CI installs with gcc: the compiled path must be the one its tests run, or they compare Python with itself."""
+    if os.environ.get("CI", "").lower() != "true" and tables.cut_rows is tables._cut_rows:
+        pytest.skip("no compiled cutter on this machine")
+    assert tables.cut_rows is tables._compiled_cut_rows
+    assert text_tables._compiled is not None
+
+
+def _parse_all(corpus, pure: bool) -> tuple[bytes, bytes]:
+    env = dict(os.environ)
+    env.pop("AWRSCOPE_PURE_PYTHON", None)
+    if pure:
+        env["AWRSCOPE_PURE_PYTHON"] = "1"
+    run = subprocess.run([sys.executable, "-m", "awrscope", "parse", "--format", "json", "-j", "1",
+                          *sorted(str(p) for p in corpus.iterdir())], capture_output=True, env=env, timeout=900)
+    assert run.returncode in (0, 1), run.stderr[-2000:]
+    return run.stdout, run.stderr
+
+
+@compiled
+def test_both_cutters_give_byte_identical_parse_json_on_the_whole_corpus(corpus):
+    """`awrscope parse --format json` of every corpus report, once through each cutter: the same bytes, rows,
+    cells, lines (provenance) and warnings alike."""
+    fast, fast_err = _parse_all(corpus, pure=False)
+    pure, pure_err = _parse_all(corpus, pure=True)
+    assert len(fast) > 10_000_000
+    assert fast == pure
+    assert fast_err == pure_err
+
+
+def _both(own: str, line: int, with_spans: bool, header_only: bool, rows: int, cells: int):
+    """(result, budget left, notes) of each cutter on the same table, from a budget of ``rows`` rows and
+    ``cells`` cells."""
+    out = []
+    for cut in (tables._cut_rows, tables._compiled_cut_rows):
+        notes: list = []
+        budget = tables._Budget(0, notes)
+        budget.rows = budget.total_rows = rows
+        budget.cells = cells
+        result = cut(own, line, with_spans, header_only, budget)
+        out.append((result, budget.rows, budget.cells, budget.said_wide, notes))
+    return out
+
+
+_PIECES = ["<td a=\"<b>", "<td a='x\"<'>", "<tr>", "<TR class='x'>", "<tr\n>", "<tr/>", "</tr>", "<td>", "<TD align=right>", "<th>", "<th colspan=2>",
+           "<td colSpan=\"3\">", "<th COLSPAN='99999'>", "<td/>", "<td title=\"a>b\">", "<td x='1'>", "<tbody>",
+           "</td>", "</th>", "<td class=\"x", "<td", "<tdx>", "<trx>", "=\">", "='>", "1,234", "0.5", "x", " ", "  ",
+           "\n", "\t", "&amp;", "&nbsp;", "\xa0", "é", "A\n.5", "/>", "pan", "\"", "'", "<", ">", "="]
+
+
+@compiled
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pieces=st.lists(st.sampled_from(_PIECES), max_size=60), line=st.integers(1, 10_000),
+       with_spans=st.booleans(), header_only=st.booleans(), rows=st.integers(0, 12), cells=st.integers(0, 40))
+def test_both_cutters_agree_on_generated_tables(pieces, line, with_spans, header_only, rows, cells):
+    """Tables made of row and cell tags in every case and form (attributes, quoted '>', unclosed quotes and tags,
+    colspans up to 99999, <td/>), text with entities, breaks and Latin-1 letters, and budgets small enough to run
+    out: the same rows, header rows, lines, budget left and notes."""
+    fast, pure = _both("".join(pieces), line, with_spans, header_only, rows, cells)
+    assert fast == pure
+
+
+@compiled
+def test_wide_rows_long_rows_and_characters_past_latin1():
+    """A row of 1,200 cells (cut at 1,000, said once), a long row on the fast path, and a table holding a
+    character past Latin-1 (the Python cutter's, as the C one reads one-byte texts)."""
+    wide = "<tr><th>a<th>b<tr>" + "<td>1" * 1200 + "<tr><td>2<td>3"
+    long_row = "<tr><th>a<tr><td>x<tr>" + "<td>" + "9" * 5000
+    for own in (wide, long_row, "<tr><th>名<tr><td>1\u20ac<td>2"):
+        fast, pure = _both(own, 7, False, False, 10_000, 1_000_000)
+        assert fast == pure
+    fast, _ = _both(wide, 7, False, False, 10_000, 1_000_000)
+    (header_rows, rows), *_, notes = fast
+    assert [len(c) for _, c in rows] == [1000, 2] and len(notes) == 1 and "1,000 cells" in notes[0][1]
+
+
+def test_pure_python_when_asked():
+    code = ("from awrscope.parsers.report.html import tables; from awrscope.parsers.report.text import tables as t; "
+            "print(tables.cut_rows is tables._cut_rows and t._compiled is None)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "AWRSCOPE_PURE_PYTHON": "1"})
+    assert run.stdout.strip() == "True"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="CC is how setuptools is kept from the compiler here")
+def test_an_install_without_a_compiler_works(tmp_path, corpus):
+    """`pip install .` where the C compiler fails (CC=false): the wheel builds without the module and the
+    installed awrscope analyses a report with the Python cutter."""
+    import shutil
+
+    # the checkout as a fresh clone has it: no module built in place by an editable install
+    root = tmp_path / "checkout"
+    shutil.copytree(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), root,
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", ".venv", "build", "__pycache__", ".git",
+                                                  "test-artifacts", "*.egg-info"))
+    wheels = tmp_path / "wheels"
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(wheels), str(root)],
+                           capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                           env={**os.environ, "CC": "false", "PIP_NO_INPUT": "1"})
+    assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]
+    [wheel] = list(wheels.glob("awrscope-*.whl"))
+    listing = subprocess.run([sys.executable, "-m", "zipfile", "-l", str(wheel)], capture_output=True, text=True).stdout
+    assert "_cut.c" in listing and "_cut.cpython" not in listing and ".pyd" not in listing  # no module built
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(target), str(wheel)],
+                   capture_output=True, check=True, timeout=300)
+    code = ("import sys; from awrscope.parsers.report.html import tables; "
+            "assert tables.cut_rows is tables._cut_rows, 'compiled'; from awrscope.parsers.report.text import tables as t; "
+            "assert t._compiled is None, 'compiled'; from awrscope.cli import main; "
+            "main(['analyze', '--format', 'json', sys.argv[1]])")
+    report = corpus / "awr_html_10204_radtek_orass1_dbcont03_46333_46339.html"
+    env = {**os.environ, "PYTHONPATH": str(target) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env.pop("AWRSCOPE_PURE_PYTHON", None)
+    run = subprocess.run([sys.executable, "-c", code, str(report)], capture_output=True, text=True, env=env,
+                         cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert '"db_name": "ORASS1"' in run.stdout
+
+
+@compiled
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="=\"'<>a \n\xe9", max_size=40))
+def test_the_quoted_gt_look_is_the_pattern(text):
+    """Which cell pattern a table takes (a quoted attribute value holding '>'), found by the compiled look
+    as by tables._QUOTED_GT."""
+    from awrscope.parsers.report.html import _cut
+
+    assert _cut.has_quoted_gt(text) == (tables._QUOTED_GT.search(text) is not None)
+
+
+_LINE_PIECES = ["1,234", "0.5", "x", "User I/O", "log file sync", " ", "  ", "   ", "\t", "\xa0", "\x0c", "é", "-", "->",
+                "12.3ms", "N/A", "####", "a" * 30, "\x85", "\x1f"]
+
+
+@st.composite
+def _spans(draw):
+    """Column spans as dash runs give them: increasing, each at least one wide, a gap of one or more between."""
+    spans, pos = [], draw(st.integers(0, 4))
+    for _ in range(draw(st.integers(1, 8))):
+        end = pos + draw(st.integers(1, 14))
+        spans.append((pos, end))
+        pos = end + draw(st.integers(1, 3))
+    return spans
+
+
+@compiled
+@settings(max_examples=4000, deadline=None)
+@given(pieces=st.lists(st.sampled_from(_LINE_PIECES), max_size=25), spans=_spans())
+def test_both_text_cutters_agree_on_generated_lines(pieces, spans):
+    """Lines of numbers, words, runs of spaces, tabs, no-break spaces and other white space (form feed, NEL,
+    unit separator), under column spans of every width: the same cells, fast path and token path alike."""
+    line = "".join(pieces)
+    owner = text_tables.owners(spans)
+    assert text_tables.assign(line, spans, owner) == text_tables._assign(line, spans, owner)
+    assert text_tables._compiled.assign(line, spans, owner) == text_tables._assign(line, spans, owner)
+
+
+@compiled
+def test_text_lines_past_latin1_are_the_python_cutters():
+    spans = [(0, 10), (12, 20)]
+    owner = text_tables.owners(spans)
+    assert text_tables._compiled.assign("Wait \u2014 x   12", spans, owner) is NotImplemented
+    assert text_tables.assign("Wait \u2014 x   12", spans, owner) == ["Wait \u2014 x", "12"]
