@@ -151,6 +151,8 @@ static int quoted_gt(const Text *t, Py_ssize_t n)
 typedef struct {
     PyObject *budget, *cache, *clean, *colspan;
     Py_ssize_t rows_left, cells_left;
+    Text text;
+    Py_ssize_t cache_max, max_chars; /* tables._CLEAN_CACHE_MAX, cells.MAX_CELL_CHARS */
 } Context;
 
 /* budget.take(line, cells) counted here; past the bound the Python method counts again and writes its note. */
@@ -202,7 +204,25 @@ static int wide(Context *cx, Py_ssize_t line)
     return 0;
 }
 
-/* The cleaned text of the raw cell [a, b): the cache's entry, else the Python cleaner's (which fills the cache). */
+/* tables._NOTHING_TO_CLEAN finds nothing in [a, b) and the cell is not longer than MAX_CELL_CHARS: no entity,
+ * no-break space, line break, tab, two spaces, nor white space at either end. */
+static int nothing_to_clean(const Text *t, Py_ssize_t a, Py_ssize_t b, Py_ssize_t max_chars)
+{
+    if (b - a > max_chars)
+        return 0;
+    if (b > a && (Py_UNICODE_ISSPACE(CH(t, a)) || Py_UNICODE_ISSPACE(CH(t, b - 1))))
+        return 0;
+    for (Py_ssize_t i = a; i < b; i++) {
+        Py_UCS4 c = CH(t, i);
+        if (c == '&' || c == 0xa0 || c == '\n' || c == '\t' || (c == ' ' && i + 1 < b && CH(t, i + 1) == ' '))
+            return 0;
+    }
+    return 1;
+}
+
+/* tables._clean_cached of the raw cell [a, b): the cache's entry; else, as that function does, the cache
+ * emptied past its bound and the raw text kept as it is when there is nothing to clean; else the Python
+ * function's answer (which fills the cache). */
 static PyObject *cleaned(Context *cx, PyObject *own, Py_ssize_t a, Py_ssize_t b)
 {
     PyObject *raw = PyUnicode_Substring(own, a, b);
@@ -212,7 +232,16 @@ static PyObject *cleaned(Context *cx, PyObject *own, Py_ssize_t a, Py_ssize_t b)
     if (text) {
         Py_INCREF(text);
     } else if (!PyErr_Occurred()) {
-        text = PyObject_CallOneArg(cx->clean, raw);
+        if (nothing_to_clean(&cx->text, a, b, cx->max_chars)) {
+            if (PyDict_GET_SIZE(cx->cache) > cx->cache_max)
+                PyDict_Clear(cx->cache);
+            if (PyDict_SetItem(cx->cache, raw, raw) == 0) {
+                text = raw;
+                Py_INCREF(text);
+            }
+        } else {
+            text = PyObject_CallOneArg(cx->clean, raw);
+        }
     }
     Py_DECREF(raw);
     return text;
@@ -296,10 +325,10 @@ append:
 static PyObject *cut_rows(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *own, *budget, *cache, *clean, *colspan;
-    Py_ssize_t line;
+    Py_ssize_t line, cache_max, max_chars;
     int with_spans, header_only, quoted;
-    if (!PyArg_ParseTuple(args, "UnppiOOOO", &own, &line, &with_spans, &header_only, &quoted, &budget, &cache,
-                          &clean, &colspan))
+    if (!PyArg_ParseTuple(args, "UnppiOOOOnn", &own, &line, &with_spans, &header_only, &quoted, &budget, &cache,
+                          &clean, &colspan, &cache_max, &max_chars))
         return NULL;
     if (!PyDict_Check(cache)) {
         PyErr_SetString(PyExc_TypeError, "cache must be a dict");
@@ -311,7 +340,7 @@ static PyObject *cut_rows(PyObject *Py_UNUSED(module), PyObject *args)
     Py_ssize_t n = PyUnicode_GET_LENGTH(own);
     if (quoted < 0)
         quoted = quoted_gt(&t, n);
-    Context cx = {budget, cache, clean, colspan, 0, 0};
+    Context cx = {budget, cache, clean, colspan, 0, 0, t, cache_max, max_chars};
     PyObject *r = PyObject_GetAttrString(budget, "rows"), *c = PyObject_GetAttrString(budget, "cells");
     if (!r || !c) {
         Py_XDECREF(r);
@@ -496,7 +525,8 @@ static PyObject *has_quoted_gt(PyObject *Py_UNUSED(module), PyObject *arg)
 static PyMethodDef methods[] = {
     {"has_quoted_gt", has_quoted_gt, METH_O, "has_quoted_gt(text) -> bool: tables._QUOTED_GT.search(text) is not None"},
     {"cut_rows", cut_rows, METH_VARARGS,
-     "cut_rows(own, line, with_spans, header_only, quoted, budget, cache, clean, colspan) -> (header rows, rows) "
+     "cut_rows(own, line, with_spans, header_only, quoted, budget, cache, clean, colspan, cache_max, max_chars) -> "
+     "(header rows, rows) "
      "or None: tables._cut_rows, compiled (quoted -1: look for a quoted '>' here); NotImplemented for a text "
      "with characters past Latin-1"},
     {NULL, NULL, 0, NULL},

@@ -368,7 +368,8 @@ def _cut_rows(own: str, line: int, with_spans: bool, header_only: bool, budget: 
 def _compiled_cut_rows(own: str, line: int, with_spans: bool, header_only: bool, budget: _Budget):
     """:func:`_cut_rows` by the compiled module (_cut.c): the same arguments, the same result. It reads
     one-byte (Latin-1) texts; a table with a character past Latin-1 is cut by the Python function."""
-    cut = _cut.cut_rows(own, line, with_spans, header_only, -1, budget, _CLEAN_CACHE, _clean_cached, _colspan)
+    cut = _cut.cut_rows(own, line, with_spans, header_only, -1, budget, _CLEAN_CACHE, _clean_cached, _colspan,
+                        _CLEAN_CACHE_MAX, MAX_CELL_CHARS)
     return _cut_rows(own, line, with_spans, header_only, budget) if cut is NotImplemented else cut
 
 
