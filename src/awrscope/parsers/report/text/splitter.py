@@ -37,9 +37,11 @@ file buffer checkpoint pga undo enqueue latch sql segments init.ora cache operat
 rollback""".split())
 
 
-# A cheap first look (one C-level match) before the word-by-word checks.
-_TITLE_START = patterns.compile(r"(?:%s)(?:\s|$)" % "|".join(sorted(map(re.escape, _TITLE_WORDS), key=len, reverse=True)),
-                          re.IGNORECASE)
+# A cheap first look (one C-level match) before the word-by-word checks. Longest first, then alphabetical: a
+# set's order changes from run to run, and the pattern must be the same text every run (awrscope.patterns).
+_TITLE_START = patterns.compile(r"(?:%s)(?:\s|$)" % "|".join(sorted(map(re.escape, _TITLE_WORDS),
+                                                                       key=lambda w: (-len(w), w))),
+                                re.IGNORECASE)
 
 
 def _bare_title(line: str, nxt: str) -> str | None:
