@@ -143,3 +143,14 @@ def test_untimed_waits_give_no_ledger_and_no_cpu_verdict():
     assert doc["ledger"] is None
     assert not [f for f in doc["findings"] if f["id"] == "G02"]
     assert any("75,794,338 foreground waits are printed with no time at all" in i["message"] for i in doc["issues"])
+
+
+def test_total_cpu_time_is_not_a_view_of_db_time(corpus):
+    """12.1.0.2+ prints 'total CPU time' in the Time Model (karlarao's cdb1, line 296: 'total CPU time
+    11,932.64' beside 'DB CPU 11,615.99' and 'DB time 190,127.40'): DB CPU plus background CPU, not a part of
+    DB time. It was listed among the ledger's dimensions, at 116.6 % of DB time in a public 18c report."""
+    doc = analyze_path(corpus / "awr_html_12102_karlarao_cdb1_rac_2028_2029.html")
+    names = [d["name"].lower() for d in doc["ledger"]["dimensions"]]
+    assert "total cpu time" not in names
+    assert names[0] == "sql execute elapsed time"  # the parts still listed, largest first
+    assert all(d["pct_db_time"] <= 100 for d in doc["ledger"]["dimensions"])

@@ -169,7 +169,10 @@ def _dimensions(report, dbt: float) -> list[dict]:
     out = []
     for row in (sec or ()):
         t = row.values.get("time_s")
-        if not row.name or t is None or row.name.lower() in ("db time", "db cpu") or "background" in row.name.lower():
+        name = (row.name or "").lower()
+        # not parts of DB time: the background rows, and 18c+'s 'total CPU time' (DB CPU plus background CPU,
+        # 116.6 % of DB time in eyko139/awr_reports' PRDG report)
+        if not name or t is None or name in ("db time", "db cpu", "total cpu time") or "background" in name:
             continue
         out.append({"name": row.name, "seconds": t, "pct_db_time": round(100.0 * t / dbt, 3) if dbt else None,
                     "source": Source("time_model", row.name, "time_s", row.line, t).as_dict()})
