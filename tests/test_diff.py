@@ -9,6 +9,7 @@ from awrscope.parsers.report.raw import RawTable
 from awrscope.serialize import parse_document
 
 from _corpus import check_golden, corpus_file
+from conftest import analyze_path
 
 S = "section"
 HTML = "awr_diff_html_10204_radtek_oraaws_oraaws_16107_16130_vs_16083_16106.html"
@@ -116,3 +117,18 @@ def test_every_corpus_diff_report_has_two_periods():
         r = parse_path(str(CORPUS / row["local_file"]))[0]
         assert len(r.periods) == 2 and r.header.db_name, row["local_file"]
         assert all(p.header.begin and p.header.begin.snap_id for p in r.periods), row["local_file"]
+
+
+def test_a_periods_findings_do_not_ask_for_single_period_sections(corpus):
+    """A compare-period report prints no 'SQL ordered by' or 'Segments by' lists per period: a period's finding
+    said they were 'not printed in this report', as if a normal report had lost them. It says what the report
+    holds instead, pointing at the statements that changed when the report compares them (antognini's text
+    diff: 'Top SQL Comparison by Elapsed Time', line 268; radtek oraaws, 10.2, prints no comparison)."""
+    for name, pointer in (("awr_diff_txt_11203_antognini_top2.txt", True),
+                          ("awr_diff_html_10204_radtek_oraaws_oraaws_16107_16130_vs_16083_16106.html", False)):
+        doc = analyze_path(corpus / name)
+        said = [f.get("culprits_missing") for p in doc["periods"] for f in p["findings"] + p["observations"]
+                if f.get("culprits_missing")]
+        assert said and not any("not printed in this report" in s for s in said)
+        assert all(s.startswith("a compare-period report lists no statements") for s in said)
+        assert all(("'SQL that changed', above" in s) == pointer for s in said)

@@ -49,6 +49,7 @@ def _analyze_diff(report: Report, config: dict) -> dict:
             doc["sql_change"] = sql_change(*periods, rep[0].get("elapsed_s"), rep[1].get("elapsed_s"),
                                            (report.diff or {}).get("sql_comparison_elapsed"),
                                            (rep[0].get("db_time_s"), rep[1].get("db_time_s")))
+        _period_culprits(doc)
     doc["metrics"] = {}
     doc["commit_path"] = None
     doc["ledger"] = None
@@ -201,6 +202,20 @@ def _ash_culprits_by_event(doc: dict) -> None:
         if not found:
             f["culprits_missing"] = ("ASH's Top SQL with Top Events shows no statement waiting on "
                                      + ", ".join(sorted(events)) + " (commits are calls, not statements: see Top Sessions)")
+
+
+def _period_culprits(doc: dict) -> None:
+    """A compare-period report prints no statement or segment list per period: a period's finding says so once,
+    and points at the statements whose time changed when the report compares them, instead of naming the
+    single-period sections as if this report had left them out."""
+    changed = (doc.get("sql_change") or {}).get("statements")
+    said = "a compare-period report lists no statements or segments per period" + (
+        "; the statements whose time changed: 'SQL that changed', above" if changed else "")
+    for period in doc["periods"]:
+        h = (period.get("verdict") or {}).get("headline")
+        for f in period["findings"] + period["observations"] + ([h] if h else []):
+            if (f.get("culprits_missing") or "").endswith("(not printed in this report)"):
+                f["culprits_missing"] = said
 
 
 def _finding_events(f: dict) -> set[str]:
