@@ -41,7 +41,7 @@ def test_analyze_of_one_report_loads_only_what_it_uses(corpus):
             "try:\n    main(['analyze', '--format', 'json', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
             "sys.stderr.write(','.join(m for m in ('concurrent.futures.process', 'tempfile', 'tomllib', "
             "'awrscope.store.commands', 'awrscope.redact.commands', 'awrscope.web.commands', "
-            "'awrscope.mcp.commands', 'awrscope.change.compare', 'dataclasses', 'awrscope.analysis') "
+            "'awrscope.mcp.commands', 'awrscope.change.compare', 'dataclasses', 'glob', 'awrscope.analysis') "
             "if m in sys.modules and m not in before))")
     err = subprocess.run([sys.executable, "-c", code, report], capture_output=True, text=True, check=True).stderr
     assert err.strip() == "awrscope.analysis"  # the analysis ran; nothing else on the list loaded

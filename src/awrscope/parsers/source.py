@@ -4,7 +4,6 @@ This is the only part of parsing that touches the file system.
 """
 from __future__ import annotations
 
-import glob
 import gzip
 import hashlib
 import io
@@ -58,6 +57,8 @@ def expand_inputs(args: list[str]) -> list[Input]:
         elif os.path.exists(a):
             out.append(Input(a))
         elif any(ch in a for ch in "*?["):
+            import glob  # only for a pattern the shell left unexpanded
+
             matches = sorted(glob.glob(a, recursive=True))
             if not matches:
                 raise InputError(f"{a}: no file matches this pattern")
