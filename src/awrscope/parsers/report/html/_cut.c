@@ -35,7 +35,8 @@ static inline Py_ssize_t find_char(const Text *t, Py_ssize_t a, Py_ssize_t b, ch
 }
 
 /* A cell starting at p (text[p] == '<') inside [p, end): its kind letter, attributes [a0, a1), text [t0, t1)
- * (t1 is also where the match ends). 0 when no cell starts there. */
+ * (t1 is also where the match ends). 0 when no cell starts there; -1 when none can start there or later (plain
+ * attributes with no '>' left: each later '<td' would scan to the end in vain, quadratic on a hostile row). */
 static int match_cell(const Text *t, Py_ssize_t p, Py_ssize_t end, int quoted, Py_UCS4 *kind,
                       Py_ssize_t *a0, Py_ssize_t *a1, Py_ssize_t *t0, Py_ssize_t *t1)
 {
@@ -68,6 +69,8 @@ static int match_cell(const Text *t, Py_ssize_t p, Py_ssize_t end, int quoted, P
         }
     } else {
         q = find_char(t, q, end, '>');
+        if (q >= end)
+            return -1;
     }
     if (q >= end || CH(t, q) != '>')
         return 0;
@@ -84,9 +87,11 @@ static int match_cell(const Text *t, Py_ssize_t p, Py_ssize_t end, int quoted, P
 static Py_ssize_t next_cell(const Text *t, Py_ssize_t p, Py_ssize_t end, int quoted, Py_UCS4 *kind,
                             Py_ssize_t *a0, Py_ssize_t *a1, Py_ssize_t *t0, Py_ssize_t *t1)
 {
-    for (; (p = find_char(t, p, end, '<')) < end; p++)
-        if (match_cell(t, p, end, quoted, kind, a0, a1, t0, t1))
-            return p;
+    for (; (p = find_char(t, p, end, '<')) < end; p++) {
+        int found = match_cell(t, p, end, quoted, kind, a0, a1, t0, t1);
+        if (found)
+            return found > 0 ? p : -1;
+    }
     return -1;
 }
 
@@ -153,6 +158,7 @@ typedef struct {
     Py_ssize_t rows_left, cells_left;
     Text text;
     Py_ssize_t cache_max, max_chars; /* tables._CLEAN_CACHE_MAX, cells.MAX_CELL_CHARS */
+    Py_ssize_t starts[MAX_ROW_CELLS], ends[MAX_ROW_CELLS]; /* one fast-path row's cell texts */
 } Context;
 
 /* budget.take(line, cells) counted here; past the bound the Python method counts again and writes its note. */
@@ -223,11 +229,8 @@ static int nothing_to_clean(const Text *t, Py_ssize_t a, Py_ssize_t b, Py_ssize_
 /* tables._clean_cached of the raw cell [a, b): the cache's entry; else, as that function does, the cache
  * emptied past its bound and the raw text kept as it is when there is nothing to clean; else the Python
  * function's answer (which fills the cache). */
-static PyObject *cleaned(Context *cx, PyObject *own, Py_ssize_t a, Py_ssize_t b)
+static PyObject *cleaned_raw(Context *cx, PyObject *raw, Py_ssize_t a, Py_ssize_t b)
 {
-    PyObject *raw = PyUnicode_Substring(own, a, b);
-    if (!raw)
-        return NULL;
     PyObject *text = PyDict_GetItemWithError(cx->cache, raw);
     if (text) {
         Py_INCREF(text);
@@ -243,6 +246,20 @@ static PyObject *cleaned(Context *cx, PyObject *own, Py_ssize_t a, Py_ssize_t b)
             text = PyObject_CallOneArg(cx->clean, raw);
         }
     }
+    if (text && !PyUnicode_Check(text)) {
+        Py_DECREF(text);
+        PyErr_SetString(PyExc_TypeError, "a cleaned cell must be a str");
+        return NULL;
+    }
+    return text;
+}
+
+static PyObject *cleaned(Context *cx, PyObject *own, Py_ssize_t a, Py_ssize_t b)
+{
+    PyObject *raw = PyUnicode_Substring(own, a, b);
+    if (!raw)
+        return NULL;
+    PyObject *text = cleaned_raw(cx, raw, a, b);
     Py_DECREF(raw);
     return text;
 }
@@ -375,32 +392,54 @@ static PyObject *cut_rows(PyObject *Py_UNUSED(module), PyObject *args)
         line += count_newlines(&t, a, b);
         Py_ssize_t nrows = PyList_GET_SIZE(rows);
         if (nrows && !(with_spans && (holds(&t, a, b, "pan") || holds(&t, a, b, "PAN"))) && !holds(&t, a, b, "/>")) {
-            texts = PyList_New(0);
-            if (!texts)
-                goto error;
+            /* as the Python fast path: the row's cells found, the budget taken, then every cell looked up in the
+             * cache and the misses cleaned (a row over the budget is never cleaned) */
             Py_ssize_t p = a, found = 0;
             while ((p = next_cell(&t, p, b, quoted, &kind, &a0, &a1, &t0, &t1)) >= 0) {
-                if (++found > MAX_ROW_CELLS) {
+                if (found == MAX_ROW_CELLS) {
                     if (wide(&cx, row_line) < 0)
                         goto error;
                     break;
                 }
-                PyObject *text = cleaned(&cx, own, t0, t1);
-                if (!text || PyList_Append(texts, text) < 0) {
-                    Py_XDECREF(text);
-                    goto error;
-                }
-                Py_DECREF(text);
+                cx.starts[found] = t0;
+                cx.ends[found++] = t1;
                 p = t1;
             }
-            if (PyList_GET_SIZE(texts)) {
-                int ok = take(&cx, row_line, PyList_GET_SIZE(texts));
+            if (found) {
+                int ok = take(&cx, row_line, found);
                 if (ok < 0)
                     goto error;
-                if (!ok) {
-                    Py_CLEAR(texts);
+                if (!ok)
                     break;
+                texts = PyList_New(found);
+                if (!texts)
+                    goto error;
+                PyObject *raws[MAX_ROW_CELLS];
+                Py_ssize_t made = 0, i;
+                for (; made < found; made++) {
+                    raws[made] = PyUnicode_Substring(own, cx.starts[made], cx.ends[made]);
+                    if (!raws[made])
+                        break;
+                    PyObject *hit = PyDict_GetItemWithError(cache, raws[made]);
+                    if (!hit && PyErr_Occurred()) {
+                        Py_DECREF(raws[made]);
+                        break;
+                    }
+                    Py_XINCREF(hit);
+                    PyList_SET_ITEM(texts, made, hit); /* NULL for a miss, filled below */
                 }
+                for (i = 0; made == found && i < found; i++) {
+                    if (PyList_GET_ITEM(texts, i))
+                        continue;
+                    PyObject *text = cleaned_raw(&cx, raws[i], cx.starts[i], cx.ends[i]);
+                    if (!text)
+                        break;
+                    PyList_SET_ITEM(texts, i, text);
+                }
+                for (Py_ssize_t k = 0; k < made; k++)
+                    Py_DECREF(raws[k]);
+                if (made < found || i < found)
+                    goto error; /* texts may hold NULL items still: list_dealloc skips them */
                 PyObject *row = Py_BuildValue("(nO)", row_line, texts);
                 if (!row || PyList_Append(rows, row) < 0) {
                     Py_XDECREF(row);

@@ -290,7 +290,10 @@ def _colspan(attrs: str) -> int:
     m = _COLSPAN.search(attrs)
     if m is None or not m.group(1):
         return 1
-    return max(1, min(int(m.group(1)), 64))
+    digits = m.group(1).lstrip("0")
+    if len(digits) > 2:  # past 64 whatever it says (int() refuses more than 4,300 digits)
+        return 64
+    return max(1, min(int(digits or "0"), 64))
 
 def _row_texts(own: str):
     """(text before the first <tr>, then the text after each <tr> up to the next one), one at a time:
@@ -317,12 +320,18 @@ def _cut_rows(own: str, line: int, with_spans: bool, header_only: bool, budget: 
     line += head.count("\n")
     get, clean = _CLEAN_CACHE.get, _clean_cached
     cell_re = _CELL_TEXT if _QUOTED_GT.search(own) else _CELL_TEXT_PLAIN
+    plain = cell_re is _CELL_TEXT_PLAIN
     cell_texts = cell_re.findall
     for chunk in chunks:
         row_line = line + chunk.count("\n", 0, chunk.find(">"))  # the '>' of <tr ...>, as libxml2 counts
         line += chunk.count("\n")
         long_row = len(chunk) > _LONG_ROW
         if rows and not (with_spans and ("pan" in chunk or "PAN" in chunk)) and "/>" not in chunk:
+            if plain:  # no cell starts after the text that follows the last '>': a '<td' there would scan to the
+                last = chunk.rfind(">")  # end of the row in vain, each of them (quadratic on a hostile row)
+                stop = chunk.find("<", last + 1) if last >= 0 else 0
+                if stop >= 0:
+                    chunk = chunk[:stop]
             if long_row:
                 raws = [m.group(1) for m in islice(cell_re.finditer(chunk), MAX_ROW_CELLS + 1)]
                 if len(raws) > MAX_ROW_CELLS:

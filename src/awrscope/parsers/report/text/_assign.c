@@ -181,12 +181,14 @@ static PyObject *assign(PyObject *Py_UNUSED(module), PyObject *args)
                 goto fail;
         }
     }
-    out = PyList_New(ncols);
-    if (!out)
-        goto fail;
     PyObject *space_str = PyUnicode_FromString(" ");
     if (!space_str)
         goto fail;
+    out = PyList_New(ncols);
+    if (!out) {
+        Py_DECREF(space_str);
+        goto fail;
+    }
     for (Py_ssize_t k = 0; k < ncols; k++) {
         PyObject *text;
         if (!cells[k])
