@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from awrscope.errors import NotAReportError
 from awrscope.parsers import parse_text
@@ -184,3 +186,21 @@ def test_a_report_converted_to_markdown_is_named_as_such(tmp_path):
                   encoding="utf-8")
     res = CliRunner().invoke(main, ["analyze", str(md)])
     assert res.exit_code == 2 and "converted to Markdown" in res.output and len(res.output.strip().splitlines()) == 1
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet='<>tdhrTDHRx "/=\n', max_size=60))
+def test_tag_substitution_leaves_the_text_after_the_last_gt(h):
+    """detect._sub_tags is rx.sub for the markup-to-lines patterns, which all end in '[^>]*>': no match can
+    start after the last '>', so that text is not searched (each '<' there scanned to the end: quadratic)."""
+    import importlib
+
+    detect = importlib.import_module("awrscope.parsers.detect")  # the module: the package exports a function of its name
+    for rx, repl in ((detect._CELL, "\t"), (detect._TITLE_TAG, "\n#"), (detect._BREAK, "\n"), (detect._TAG, "")):
+        assert detect._sub_tags(rx, repl, h) == rx.sub(repl, h)
+
+
+def test_a_file_of_unclosed_cell_tags_is_refused_at_once():
+    """300,000 '<td "' after an HTML start (1.5 MB, no report): refused in one line, not 10 s of regex."""
+    with pytest.raises(NotAReportError):
+        parse_text("<html>\n<title>x</title>" + '<td "' * 300_000, "hostile.html")

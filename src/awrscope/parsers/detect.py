@@ -244,14 +244,22 @@ def _html_skeleton(lines: list[str], styled: bool) -> tuple[str | None, str | No
     return None, claimed, False
 
 
+def _sub_tags(rx, repl: str, h: str) -> str:
+    """``rx.sub(repl, h)`` for a tag pattern ending in ``[^>]*>``: every match ends at a '>', so the text after
+    the last '>' is left as it is. Searched, each '<' there would scan to the end in vain: 300,000 '<td "'
+    (a 1.5 MB file that is no report) took 10 s."""
+    last = h.rfind(">")
+    return rx.sub(repl, h[:last + 1]) + h[last + 1:] if last + 1 < len(h) else rx.sub(repl, h)
+
+
 def _html_lines(html: str) -> list[str]:
     """Rows and loose text of the markup, one per line; cells start with a tab. Line breaks in the source
     are dropped, not spaced: a mailer or a tool that hard-wraps HTML cuts tags and words with them."""
     h = _DROP.sub("", html).replace("\r", "").replace("\n", "")
-    h = _CELL.sub("\t", h)
-    h = _TITLE_TAG.sub("\n" + _TITLE_MARK, h)
-    h = _BREAK.sub("\n", h)
-    h = _TAG.sub("", h)
+    h = _sub_tags(_CELL, "\t", h)
+    h = _sub_tags(_TITLE_TAG, "\n" + _TITLE_MARK, h)
+    h = _sub_tags(_BREAK, "\n", h)
+    h = _sub_tags(_TAG, "", h)
     h = h.replace("&nbsp;", " ").replace("&#160;", " ").replace("&amp;", "&")
     return [line for line in h.split("\n") if line.strip()]
 
