@@ -94,9 +94,9 @@ _ASH_TITLE = patterns.compile(
     r"|^activity over time|^complete list of sql text")
 _ASH_HEADER = ("analysis begin time:", "analysis end time:", "sample count:", "average active sessions:")
 _ADDM_PERIOD = patterns.compile(r"^(?:analysis period|awr snapshot range from|time period (?:starts|ends) at"
-                          r"|analysis target|database id/instance:|snapshot range:|database '[^']*' with db id)")
+                                r"|analysis target|database id/instance:|snapshot range:|database '[^']*' with db id)")
 _ADDM_FINDINGS = patterns.compile(r"^(?:summary of findings|findings and recommendations"
-                            r"|there are no findings to report|finding \d+:)")
+                                  r"|there are no findings to report|finding \d+:)")
 # the end of a line that opens a quotation: a triple-quoted string (a trailing backslash joins the next
 # line), a fenced block, a here-document
 _OPENER = patterns.compile(r"(?:\"{3}|'{3}|`{3}|<<-?\s*['\"]?\w+['\"]?)\\?\s*$")

@@ -16,9 +16,9 @@ from .vocab import SQL_KEYWORDS, WORD, oracle_name
 from .. import patterns
 
 _SQL_TOKEN = patterns.compile(r"(?P<lit>'(?:[^']|'')*('|$))|(?P<bind>:[A-Za-z0-9_]+)|(?P<qid>\"[^\"\n]*\")"
-                        r"|(?P<num>(?<![\w$#.])\d+(?:\.\d+)?(?![\w$#]))|(?P<word>[A-Za-z_$#][A-Za-z0-9_$#]*)")
+                              r"|(?P<num>(?<![\w$#.])\d+(?:\.\d+)?(?![\w$#]))|(?P<word>[A-Za-z_$#][A-Za-z0-9_$#]*)")
 _TEXT_SQL_TITLE = patterns.compile(r"^(SQL ordered by|Complete List of SQL Text|Top SQL with Top|Top SQL using literals|"
-                             r"SQL Statistics|Top SQL Statements\s+DB/Inst)")
+                                   r"SQL Statistics|Top SQL Statements\s+DB/Inst)")
 _HEADER_DASHES = patterns.compile(r"^-{3,}[ -]*$")
 _END_DASHES = patterns.compile(r"^\s{4,}-{20,}\s*$")
 _FIGURE = patterns.compile(r"(?<![\w.])(\d{1,3}(,\d{3})+|\d+\.\d+)(?![\w])")

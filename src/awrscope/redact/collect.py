@@ -21,7 +21,7 @@ PRIMARY = frozenset({"host", "database", "service", "user", "replication"})
 
 IPV4 = patterns.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
 IPV6 = patterns.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*[A-Fa-f])(?:[0-9A-Fa-f]{1,4}:){3,7}[0-9A-Fa-f]{1,4}(?![\w:])"
-                  r"|(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{1,4})*::(?:[0-9A-Fa-f]{1,4}:)*[0-9A-Fa-f]{1,4}(?![\w:])")
+                        r"|(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{1,4})*::(?:[0-9A-Fa-f]{1,4}:)*[0-9A-Fa-f]{1,4}(?![\w:])")
 UNIX_PATH = patterns.compile(r"(?<![\w.$#/\\])/(?:[\w.$#+-]+/)+[\w.$#+-]*")
 WIN_PATH = patterns.compile(r"(?<![\w])[A-Za-z]:\\[\w.$#\\ -]*[\w$#]")
 ASM_PATH = patterns.compile(r"(?<![\w+/])\+[A-Z][A-Z0-9_]*/[\w./+-]+")
@@ -52,12 +52,12 @@ DOMAIN = patterns.compile(r"(?<![\w.$#@])[A-Za-z][\w-]*(?:\.[A-Za-z0-9][\w-]*)+\
 _VERSIONISH = patterns.compile(r"(release|version|\brel\b|\bver\b|oracle|database\s+\d)", re.IGNORECASE)
 
 _PARAM_IDS = patterns.compile(r"^(db_name|db_unique_name|instance_name|service_names|db_domain|.*_dest(_\d+)?|control_files|"
-                        r"spfile|local_listener|remote_listener|dispatchers|log_archive_config|fal_server|fal_client|"
-                        r"dg_broker_config_file\d|utl_file_dir|.*file_name_convert|instance_groups|"
-                        r"parallel_instance_group|cluster_interconnects|db_create_online_log_dest_\d|"
-                        r"core_dump_dest|audit_file_dest|diagnostic_dest|ifile|pdb_file_name_convert)$", re.IGNORECASE)
+                              r"spfile|local_listener|remote_listener|dispatchers|log_archive_config|fal_server|fal_client|"
+                              r"dg_broker_config_file\d|utl_file_dir|.*file_name_convert|instance_groups|"
+                              r"parallel_instance_group|cluster_interconnects|db_create_online_log_dest_\d|"
+                              r"core_dump_dest|audit_file_dest|diagnostic_dest|ifile|pdb_file_name_convert)$", re.IGNORECASE)
 _IDENT_SECTION = patterns.compile(r"^(segments_by_|tablespace_io|file_io|sql_|ash_top_sql|ash_top_sessions|ash_top_modules|"
-                            r"init_parameters|addm_findings)")
+                                  r"init_parameters|addm_findings)")
 _TEXT_KIND = {"tablespace_name": "tablespace", "tablespace": "tablespace", "object_name": "segment",
               "subobject_name": "segment", "name_subobject_name": "segment", "module": "module", "action": "module",
               "program": "module", "service": "service", "user": "user", "sql_id": "sql_id", "instance": "database",
@@ -256,7 +256,7 @@ def _scan(report: Report, text: str, out: dict[str, set[str]]) -> None:
 # 'DB/Inst: BPSC/bpsc  Snaps: ...' (AWR, ASH text), 'DB: ORACLE  Instance: orcl  Snaps: ...' (Statspack),
 # '<title>AWR Report for DB: FXIO4, Inst: FXIO4, Snaps: ...' (HTML)
 _DB_INST = patterns.compile(r"\bDB/Inst:\s*([^\s/]+)/([^\s/]+)|\bDB:\s+(\S+)\s+Instance:\s+(\S+)"
-                      r"|\bDB:\s*([\w$#.-]+),\s*Inst:\s*([\w$#.-]+)")  # the last: an HTML report's <title>
+                            r"|\bDB:\s*([\w$#.-]+),\s*Inst:\s*([\w$#.-]+)")  # the last: an HTML report's <title>
 
 # a schema in SQL text; not Oracle's own aliases of a materialized view refresh ("JV$", "MAS$0")
 _QUOTED_SCHEMA = patterns.compile(r"(?:&quot;|\")([A-Za-z][A-Za-z0-9_#]*[A-Za-z0-9_#])(?:&quot;|\")\.(?:&quot;|\")")

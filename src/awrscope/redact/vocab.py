@@ -67,7 +67,7 @@ ORACLE_MODULES = frozenset({"SQL*Plus", "JDBC Thin Client", "DBMS_SCHEDULER", "M
                             "Automatic Report Flush", "Data Pump Worker", "Data Pump Master"})
 
 SQL_STARTS = patterns.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|MERGE|BEGIN|DECLARE|WITH|CALL|CREATE|ALTER|DROP|TRUNCATE|"
-                        r"LOCK|COMMIT|ROLLBACK|SAVEPOINT|SET|ANALYZE|EXPLAIN|GRANT|REVOKE|/\*)\b", re.I)
+                              r"LOCK|COMMIT|ROLLBACK|SAVEPOINT|SET|ANALYZE|EXPLAIN|GRANT|REVOKE|/\*)\b", re.I)
 
 
 def oracle_name(word: str) -> bool:

@@ -44,7 +44,7 @@ _NAMES_10G = patterns.compile(r"Database/Instance Names:\s*([^/\s]+)/(\S+)", re.
 _HOST_10G = patterns.compile(r"Host Name:\s*(\S+)", re.I)
 _DB_TIME = patterns.compile(r"Total database time was ([\d.,]+) seconds|Database Time:\s*([\d.,]+) seconds", re.I)
 _AAS = patterns.compile(r"average number of active sessions was ([\d.,]+)|Average Database Load:\s*([\d.,]+) active",
-                  re.I)
+                        re.I)
 _FINDING = patterns.compile(r"^Finding (\d+):\s*(\S.*?)\s*$")
 _IMPACT = patterns.compile(r"Impact is ([\d.,]+) active sessions?, ([\d.,]+)% of total activity", re.I)
 _FINDING_10G = patterns.compile(r"^FINDING (\d+):\s*([\d.,]+)% impact \(([\d.,]+) seconds\)")

@@ -20,8 +20,8 @@ _HOSTLINE = patterns.compile(r"Host\s+Name:\s*(\S+)(?:\s+Num CPUs:\s*(\d+))?(?:.
 #: The database row of an AWR 10g-12.1 text header, by its tokens: an instance or DB name wider than its
 #: column shifts every later cell, so the column cut reads '16:49 11.2.0.3.0' as the release
 _DB_ROW = patterns.compile(r"^\s*(?P<db>\S+)\s+(?P<dbid>\d+)\s+(?P<inst>\S+)\s+(?P<num>\d+)\s+"
-                     r"(?P<startup>\d{1,2}-[A-Za-z]{3}-\d{2}\s+\d{1,2}:\d{2})\s+(?P<rel>\d+(?:\.\d+){2,5})\s+"
-                     r"(?P<rac>YES|NO)\b(?:\s+(?P<cdb>YES|NO)\b)?\s*$", re.I)
+                           r"(?P<startup>\d{1,2}-[A-Za-z]{3}-\d{2}\s+\d{1,2}:\d{2})\s+(?P<rel>\d+(?:\.\d+){2,5})\s+"
+                           r"(?P<rac>YES|NO)\b(?:\s+(?P<cdb>YES|NO)\b)?\s*$", re.I)
 _VERSION = patterns.compile(r"^\d+(?:\.\d+){2,5}$")
 _SUFFIX_DB = patterns.compile(r"(?:DB/Inst:\s*([^/\s]+)/(\S+)|for DB:\s*(\S+)\s+Instance:\s*(\S+))")
 
