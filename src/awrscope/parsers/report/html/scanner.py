@@ -96,9 +96,6 @@ class _Splitter:
         elif tag in ("ul", "ol") and self._note is not None:
             self.handle_endtag("li")
 
-    def handle_data(self, data: str) -> None:
-        self._data(data)
-
     def _data(self, data: str) -> None:
         if self._heading is not None:
             _keep(self._heading, data)
