@@ -9,6 +9,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 from conftest import CORPUS, parse_path
 
@@ -369,3 +371,19 @@ def test_ash_reads_without_latency_are_not_called_fast(corpus):
     g06 = next(f for f in doc["findings"] if f["id"] == "G06")
     assert g06["impact"]["pct_db_time"] == 69.19 and g06["severity"] == "critical"
     assert "fast" not in g06["title"] and any("no read latency" in c for c in g06["caveats"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="0123456789: \t\u0663x", max_size=10))
+def test_activity_slot_clock_reads_what_strptime_reads(s):
+    """The slot clock is read by a pattern, not datetime.strptime (which loads _strptime and calendar): the same
+    times accepted and refused, Unicode digits and out-of-range fields included."""
+    from datetime import datetime
+
+    from awrscope.metrics.activity import slot_clock
+
+    try:
+        expected = datetime.strptime(s, "%H:%M:%S").time()
+    except ValueError:
+        expected = None
+    assert slot_clock(s) == expected

@@ -34,14 +34,16 @@ def test_cli_import_does_not_load_the_parsers_or_the_store():
 def test_analyze_of_one_report_loads_only_what_it_uses(corpus):
     """Issue 20 (CLI on one report): `analyze` of one file to stdout loads no process pool, no temporary-file
     module, no TOML reader, none of the other commands' modules (store, redaction, web, MCP), no change analysis
-    (no --begin/--end was given) and no dataclasses (issue 30: records are msgspec Structs, ~30x cheaper to define)."""
+    (no --begin/--end was given) and no dataclasses (issue 30: records are msgspec Structs, ~30x cheaper to define);
+    no gzip for a plain file, no _strptime (times are read by patterns)."""
     report = str(corpus / "awr_html_10204_radtek_orass1_dbcont03_46333_46339.html")
     code = ("import sys\nbefore = set(sys.modules)  # a site hook may have loaded some already\n"
             "from awrscope.cli import main\n"
             "try:\n    main(['analyze', '--format', 'json', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
             "sys.stderr.write(','.join(m for m in ('concurrent.futures.process', 'tempfile', 'tomllib', "
             "'awrscope.store.commands', 'awrscope.redact.commands', 'awrscope.web.commands', "
-            "'awrscope.mcp.commands', 'awrscope.change.compare', 'dataclasses', 'glob', 'awrscope.analysis') "
+            "'awrscope.mcp.commands', 'awrscope.change.compare', 'dataclasses', 'glob', 'gzip', '_strptime', "
+            "'awrscope.analysis') "
             "if m in sys.modules and m not in before))")
     err = subprocess.run([sys.executable, "-c", code, report], capture_output=True, text=True, check=True).stderr
     assert err.strip() == "awrscope.analysis"  # the analysis ran; nothing else on the list loaded

@@ -2,10 +2,24 @@
 sampled counterpart of Enterprise Manager's activity chart, placed on the report's own dates."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 
 from ..model import Report
 from ..oracle.events import wait_class
+from .. import patterns
+
+#: A slot's clock, '10:05:00': what datetime.strptime(..., '%H:%M:%S') reads, by its own field patterns (it would
+#: load _strptime and calendar for it)
+_CLOCK = patterns.compile(r"(2[0-3]|[0-1]\d|\d):([0-5]\d|\d):(6[0-1]|[0-5]\d|\d)")
+
+
+def slot_clock(name: str) -> time | None:
+    m = _CLOCK.fullmatch(name)
+    try:
+        return time(int(m[1]), int(m[2]), int(m[3])) if m else None
+    except ValueError:  # out of range, as strptime refuses it
+        return None
+
 
 #: The part of a slot's samples not among the three events it prints
 REST = "other events (not in the slot's top 3)"
@@ -28,9 +42,8 @@ def ash_activity(report: Report) -> list[dict] | None:
     events = sorted((r for r in (report.sections.get("ash_activity_events") or ()) if r.name), key=lambda r: r.line)
     out, day, last = [], begin.date(), None
     for k, r in enumerate(rows):
-        try:
-            clock = datetime.strptime(r.name, "%H:%M:%S").time()
-        except ValueError:
+        clock = slot_clock(r.name or "")
+        if clock is None:
             return None
         if last is not None and clock < last:
             day += timedelta(days=1)

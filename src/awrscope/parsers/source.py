@@ -4,7 +4,6 @@ This is the only part of parsing that touches the file system.
 """
 from __future__ import annotations
 
-import gzip
 import hashlib
 import io
 import os
@@ -176,6 +175,8 @@ def _maybe_gunzip(data: bytes, name: str, max_bytes: int) -> bytes:
 
 def _gunzip_stream(fh, name: str, max_bytes: int) -> bytes:
     """Decompress with a size cap, so a gzip bomb is refused, not inflated."""
+    import gzip  # here, not at the top: most inputs are plain files
+
     out = bytearray()
     try:
         with gzip.GzipFile(fileobj=fh) as gz:

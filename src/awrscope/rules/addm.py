@@ -16,6 +16,7 @@ import re
 from datetime import datetime
 
 from ..model import Report
+from ..parsers.timefmt import parse_time
 from .. import patterns
 
 #: ADDM finding name pattern -> (same kind, more specific) awrscope rule ids
@@ -46,10 +47,7 @@ def _task_end_snap(task: str | None) -> int | None:
 
 
 def _time(text: str | None) -> datetime | None:
-    try:
-        return datetime.strptime(" ".join((text or "").split()), "%d-%b-%y %H:%M")
-    except ValueError:
-        return None
+    return parse_time(text) if text else None  # as the header's times: '15-Jul-15 14:00', localised months too
 
 
 def _window(row, report: Report) -> tuple[str, float | None]:

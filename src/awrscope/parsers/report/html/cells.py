@@ -3,7 +3,6 @@ and the attributes of a tag."""
 from __future__ import annotations
 
 import re
-from html import unescape
 
 from ...numbers import parse_number
 from .... import patterns
@@ -55,7 +54,11 @@ def clean_cell(raw: str) -> str:
     return " ".join(s.split()) if ("  " in s or "\n" in s or "\t" in s) else s
 
 def _decoded(raw: str) -> str:
-    return unescape(raw) if "&" in raw else raw
+    if "&" not in raw:
+        return raw
+    from html import unescape  # here: its table of 2,231 entity names loads only for a text that has one
+
+    return unescape(raw)
 
 def _attrs(raw: str) -> dict[str, str]:
     """Attributes of a start tag, names lower-cased, values entity-decoded."""
