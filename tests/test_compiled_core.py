@@ -1,7 +1,7 @@
-"""Issue 30: the compiled cutters (parsers/report/html/_cut.c, parsers/report/text/_assign.c) and the Python
-functions they mirror (html/tables._cut_rows, text/tables._assign) give the same results, on the whole corpus and
-on generated tables and lines; where the C modules are not built (no compiler at install) or
-AWRSCOPE_PURE_PYTHON=1, the Python ones run."""
+"""Issue 30: the compiled core (parsers/report/html/_cut.c, parsers/report/text/_assign.c, parsers/_values.c) and
+the Python functions it mirrors (html/tables._cut_rows, text/tables._assign, numbers.parse_number,
+sections/common._read_rows) give the same results, on the whole corpus and on generated tables, lines, cells and
+rows; where the C modules are not built (no compiler at install) or AWRSCOPE_PURE_PYTHON=1, the Python ones run."""
 from __future__ import annotations
 
 import os
@@ -12,7 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from awrscope.parsers import numbers
 from awrscope.parsers.report.html import tables
+from awrscope.parsers.report.sections import common
 from awrscope.parsers.report.text import tables as text_tables
 
 compiled = pytest.mark.skipif(tables.cut_rows is tables._cut_rows and os.environ.get("CI", "").lower() != "true",
@@ -25,6 +27,7 @@ def test_the_compiled_cutter_is_built_where_a_compiler_is():
         pytest.skip("no compiled cutter on this machine")
     assert tables.cut_rows is tables._compiled_cut_rows
     assert text_tables._compiled is not None
+    assert numbers._compiled is not None and numbers.parse_number is numbers._compiled.parse_number
 
 
 def _parse_all(corpus, pure: bool) -> tuple[bytes, bytes]:
@@ -123,7 +126,9 @@ def test_wide_rows_long_rows_and_characters_past_latin1():
 
 def test_pure_python_when_asked():
     code = ("from awrscope.parsers.report.html import tables; from awrscope.parsers.report.text import tables as t; "
-            "print(tables.cut_rows is tables._cut_rows and t._compiled is None)")
+            "from awrscope.parsers import numbers as n; "
+            "print(tables.cut_rows is tables._cut_rows and t._compiled is None and n._compiled is None "
+            "and n.parse_number is n.python_parse_number)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "AWRSCOPE_PURE_PYTHON": "1"})
     assert run.stdout.strip() == "True"
@@ -147,13 +152,14 @@ def test_an_install_without_a_compiler_works(tmp_path, corpus):
     assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]
     [wheel] = list(wheels.glob("awrscope-*.whl"))
     listing = subprocess.run([sys.executable, "-m", "zipfile", "-l", str(wheel)], capture_output=True, text=True).stdout
-    assert "_cut.c" in listing and "_cut.cpython" not in listing and ".pyd" not in listing  # no module built
+    assert "_cut.c" in listing and "_values.c" in listing and ".cpython" not in listing and ".pyd" not in listing
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(target), str(wheel)],
                    capture_output=True, check=True, timeout=300)
     code = ("import sys; from awrscope.parsers.report.html import tables; "
             "assert tables.cut_rows is tables._cut_rows, 'compiled'; from awrscope.parsers.report.text import tables as t; "
-            "assert t._compiled is None, 'compiled'; from awrscope.cli import main; "
+            "assert t._compiled is None, 'compiled'; from awrscope.parsers import numbers as n; "
+            "assert n._compiled is None, 'compiled'; from awrscope.cli import main; "
             "main(['analyze', '--format', 'json', sys.argv[1]])")
     report = corpus / "awr_html_10204_radtek_orass1_dbcont03_46333_46339.html"
     env = {**os.environ, "PYTHONPATH": str(target) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -225,3 +231,138 @@ def test_hostile_rows_and_colspans():
     assert fast == pure and fast[0][0][0] == [("a", 64)]
     fast, pure = _both("<tr><td>a<tr><td>b", 1, False, False, 1, 100)
     assert fast == pure and [k for k, _ in fast[5]] == ["a"]
+
+
+# -- cells to values (parsers/_values.c) ---------------------------------------------------------------------------
+
+_CELL_PIECES = ["0", "1", "7", "9", "12", ".", ",", "-", "+", " ", "\t", "\xa0", "\u2003", "e", "E", "5", "00",
+                "K", "M", "G", "ms", "us", "s", "%", "#", "_", "N/A", "\u0663", "\xb2", "x", ":", "inf", "nan", "1e308",
+                "99999999999999999999", "9,99", ",05", ",5"]
+
+
+def _number_bits(n) -> tuple:
+    """A Number with its floats as their bits: -0.0 is not 0.0, and nan compares by its bits."""
+    import struct
+
+    bits = tuple(struct.pack("<d", x) if isinstance(x, float) else x for x in n)
+    return type(n), bits
+
+
+def _numbers_of(parse, cells: list[str]) -> tuple[list, dict]:
+    """What each cell reads to, and the memo the reads leave, from an empty memo."""
+    numbers._MEMO.clear()
+    out = [_number_bits(parse(c)) for c in cells]
+    memo = {k: _number_bits(v) for k, v in numbers._MEMO.items()}
+    numbers._MEMO.clear()
+    return out, memo
+
+
+@compiled
+@settings(max_examples=4000, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_CELL_PIECES), max_size=12).map("".join), min_size=1, max_size=8))
+def test_both_number_readers_agree_on_generated_cells(cells):
+    """parse_number in C and in Python: the same Number (type, float bits, unit, flag) and the same memo; with
+    binary=True the same too, and nothing kept."""
+    cells = cells + [c * 3 for c in cells]  # past the memo's 40-character bound now and then
+    assert _numbers_of(numbers._compiled.parse_number, cells) == _numbers_of(numbers.python_parse_number, cells)
+    for c in cells:
+        assert _number_bits(numbers._compiled.parse_number(c, binary=True)) == \
+            _number_bits(numbers.python_parse_number(c, binary=True))
+    assert not numbers._MEMO
+
+
+@compiled
+def test_the_number_memo_is_bounded_alike():
+    """At its bound the memo is emptied before the next cell is kept, by both readers."""
+    cells = [f"{k}.{k % 7}" for k in range(numbers._MEMO_MAX + 5)]
+    fast = _numbers_of(numbers._compiled.parse_number, cells)
+    pure = _numbers_of(numbers.python_parse_number, cells)
+    assert fast == pure and len(fast[1]) == 5
+
+
+@st.composite
+def _row_tables(draw):
+    """(rows, plan) as table_rows hands them over: cells of numbers, times, names and text; plan steps of every
+    kind, a time field with and without a header unit of its own."""
+    width = draw(st.integers(1, 6))
+    cell = st.one_of(st.sampled_from(["", " ", "12", "1,234.5", "3.2ms", "####", "N/A", " Name: ", ":", "a  b",
+                                      "\u0663", "x", "0", "-0", "1.07", "9,99", "5us", "12M", " \xa0 "]),
+                     st.lists(st.sampled_from(_CELL_PIECES), max_size=6).map("".join))
+    rows = draw(st.lists(st.tuples(st.integers(1, 10**6), st.lists(cell, max_size=width + 1)), max_size=8))
+    plan = []
+    for idx in draw(st.lists(st.integers(0, width), max_size=5, unique=True)):
+        how = draw(st.integers(0, 3))
+        col = common.Col(f"f{idx}", ".", draw(st.sampled_from(["count", "s", "ms", "us", "cs", "MB"])),
+                         binary=draw(st.booleans()))
+        hunit = draw(st.sampled_from([None, "s", "ms", "us", "cs", "min"]))
+        own = header = None
+        if how == 0 and draw(st.booleans()):
+            own = common._TO_SECONDS[draw(st.sampled_from(sorted(common._TO_SECONDS)))]
+            header = draw(st.sampled_from([None, 1e-3, 60.0, 1e-2]))
+        plan.append((idx, col, hunit, how, own, header))
+    return rows, plan
+
+
+def _rows_by(read, parse, rows, plan, with_fix: bool):
+    """Rows (as plain values, float bits) and every call made to the callbacks, from an empty number memo, with
+    ``parse`` as the sections' parse_number (the Python loop's reference is the Python reader)."""
+    calls = []
+
+    def overflowed(col, line, cell):
+        calls.append(("overflow", col.field, line, cell))
+
+    def converted(cell, col, hunit, line):
+        calls.append(("convert", cell, col.field, hunit, line))
+        return common.cell_value(cell, col, hunit)
+
+    def fix(name, cut_at):
+        calls.append(("fix", name, cut_at))
+        return name.upper()
+
+    numbers._MEMO.clear()
+    was, common.parse_number = common.parse_number, parse
+    try:
+        out = read(rows, plan, common.Row, overflowed, converted, fix if with_fix else None, 26)
+    finally:
+        common.parse_number = was
+        numbers._MEMO.clear()
+    import struct
+
+    flat = [(r.name, r.line, [(k, struct.pack("<d", v) if isinstance(v, float) else v) for k, v in r.values.items()],
+             list(r.text.items())) for r in out]
+    return flat, calls
+
+
+@compiled
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=_row_tables(), with_fix=st.booleans())
+def test_both_row_readers_agree_on_generated_tables(table, with_fix):
+    """The row loop of table_rows in C and in Python: the same Rows (names, lines, values to the bit, text, in
+    order, empty rows left out) and the same callbacks in the same order."""
+    rows, plan = table
+    assert _rows_by(numbers._compiled.read_rows, numbers._compiled.parse_number, rows, plan, with_fix) == \
+        _rows_by(common._read_rows, numbers.python_parse_number, rows, plan, with_fix)
+
+
+@compiled
+def test_the_row_reader_refuses_what_it_cannot_read():
+    """A malformed plan, a row that is not a pair, a cell that is not a str: an exception, never a crash."""
+    col = common.Col("f", ".")
+    read = numbers._compiled.read_rows
+    args = (common.Row, lambda *a: None, lambda *a: None, None, None)
+    with pytest.raises(TypeError):
+        read([(1, ["1"])], [(0, col, None, 0)], *args)
+    with pytest.raises(ValueError):
+        read([(1, ["1"])], [(-1, col, None, 0, None, None)], *args)
+    with pytest.raises(ValueError):
+        read([(1, ["1"], 3)], [(0, col, None, 0, None, None)], *args)
+    with pytest.raises(TypeError):
+        read([(1, [None])], [(0, col, None, 3, None, None)], *args)
+    for how in (0, 1):  # a number goes to the Python reader, as in the Python loop: 7 has no strip()
+        for read_rows in (read, common._read_rows):
+            with pytest.raises(AttributeError):
+                read_rows([(1, [7])], [(0, col, None, how, None, None)], common.Row, lambda *a: None,
+                          lambda cell, *a: numbers.parse_number(cell), None, None)
+    with pytest.raises(AttributeError):
+        read([(1, ["1"])], [(0, object(), None, 0, None, None)], *args)
+    assert read([(1, ("1", "x"))], [(0, col, None, 0, None, None)], *args)[0].values == {"f": 1.0}

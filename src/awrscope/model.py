@@ -36,7 +36,7 @@ UNITS = {
 }
 
 
-class ParseIssue(Struct, frozen=True):
+class ParseIssue(Struct, frozen=True, gc=False):
     level: str  # "error" | "warning" | "info"
     section: str | None
     line: int | None
@@ -46,7 +46,7 @@ class ParseIssue(Struct, frozen=True):
         return {"level": self.level, "section": self.section, "line": self.line, "message": self.message}
 
 
-class Row(Struct, frozen=True):
+class Row(Struct, frozen=True, gc=False):
     """One row of a section. ``values`` holds numbers (None when the cell was
     blank, N/A or overflowed), ``text`` holds the non-numeric fields."""
 

@@ -5,7 +5,7 @@ from msgspec import Struct, field
 from typing import Iterator
 
 
-class Source(Struct, frozen=True):
+class Source(Struct, frozen=True, gc=False):
     """Where one input number came from in the report."""
 
     section: str

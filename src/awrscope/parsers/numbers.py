@@ -8,6 +8,7 @@ cell of every report.
 """
 from __future__ import annotations
 
+import os
 import re
 from typing import NamedTuple
 from .. import patterns
@@ -148,6 +149,21 @@ def _resolution(mant: str) -> float:
         mant = re.split("[eE]", mant)[0]
     decimals = len(mant) - dot - 1
     return 0.5 * 10.0**-decimals
+
+
+# The compiled twin of parse_number (parsers/_values.c) when it was built and not turned off
+# (AWRSCOPE_PURE_PYTHON=1): the memo and the plain cells in C, every other cell through _parse; also the row loop
+# of sections/common.table_rows. tests/test_compiled_core.py compares both paths.
+try:
+    if os.environ.get("AWRSCOPE_PURE_PYTHON", "") == "1":
+        raise ImportError
+    from . import _values as _compiled
+except ImportError:
+    _compiled = None
+python_parse_number = parse_number
+if _compiled is not None:
+    _compiled.bind(_MEMO, _MEMO_MAX, _parse, Number, _EMPTY, _BAD, OVERFLOW)
+    parse_number = _compiled.parse_number  # noqa: F811 - the same function, compiled
 
 
 def value(cell: str, *, binary: bool = False) -> float | None:

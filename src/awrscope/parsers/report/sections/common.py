@@ -6,7 +6,7 @@ from msgspec import Struct
 from typing import Callable, Iterable
 
 from ....model import ParseIssue, Row, Section, make_section
-from ...numbers import _MEMO as _NUMBER_MEMO, OVERFLOW, parse_number
+from ...numbers import _MEMO as _NUMBER_MEMO, OVERFLOW, _compiled, parse_number
 from ..raw import Block, RawTable
 from .... import patterns
 
@@ -104,29 +104,54 @@ def cell_value(cell: str, col: Col, hunit: str | None, issues: list[ParseIssue] 
 def table_rows(block: Block, table: RawTable, cols: list[Col], key: str, issues: list[ParseIssue],
                name_fix: Callable[[str, int | None], str] | None = None) -> list[Row]:
     plan = _plan(match_columns(table, cols))
-    cut_at = name_cut_width(block, table, next((idx for idx, _, _, how in plan if how == 2), None)) if name_fix else None
+    cut_at = name_cut_width(block, table, next((idx for idx, _, _, how, _, _ in plan if how == 2), None)) if name_fix else None
+
+    def overflowed(col: Col, line: int, cell: str) -> None:
+        if issues is not None:
+            issues.append(ParseIssue("warning", key, line, f"{col.field}: value overflowed its column "
+                                                           f"({cell.strip()}); treated as unknown"))
+
+    def converted(cell: str, col: Col, hunit: str | None, line: int) -> float | None:
+        return cell_value(cell, col, hunit, issues, key, line)
+
+    if _compiled is not None:
+        return _compiled.read_rows(table.rows, plan, Row, overflowed, converted, name_fix, cut_at)
+    return _read_rows(table.rows, plan, Row, overflowed, converted, name_fix, cut_at)
+
+
+def _read_rows(table_rows: list[tuple[int, list[str]]], plan: list[tuple[int, Col, str | None, int, float | None, float | None]],
+               row_type: type,
+               overflowed: Callable[[Col, int, str], None], converted: Callable[[str, Col, str | None, int], float | None],
+               name_fix: Callable[[str, int | None], str] | None, cut_at: int | None) -> list[Row]:
+    """The row loop of :func:`table_rows`: each (line, cells) by the plan to a Row; a row with no name, no text
+    and no value is left out. The compiled twin (parsers/_values.c, read_rows) runs where it was built."""
     rows: list[Row] = []
     memo = _NUMBER_MEMO
-    for line, cells in table.rows:
+    for line, cells in table_rows:
         name = None
         values: dict[str, float | None] = {}
         text: dict[str, str] = {}
         ncells = len(cells)
-        for idx, col, hunit, how in plan:
+        for idx, col, hunit, how, own, header in plan:
             if idx >= ncells:
                 continue
             cell = cells[idx]
-            if how == 0:  # a number in the cell's own unit: cell_value without its branches
+            if how == 0:  # a number: cell_value without its branches
                 n = memo.get(cell)
                 if n is None:
                     n = parse_number(cell)
                 v = n.value
-                if v is None and n.flag == OVERFLOW and issues is not None:
-                    issues.append(ParseIssue("warning", key, line, f"{col.field}: value overflowed its column "
-                                                                   f"({cell.strip()}); treated as unknown"))
+                if v is None:
+                    if n.flag == OVERFLOW:
+                        overflowed(col, line, cell)
+                elif own is not None:
+                    if n.unit:  # the cell printed its own unit: the value is in seconds
+                        v = v / own
+                    elif header is not None:
+                        v = v * header / own
                 values[col.field] = v
             elif how == 1:
-                values[col.field] = cell_value(cell, col, hunit, issues, key, line)
+                values[col.field] = converted(cell, col, hunit, line)
             elif how == 2:
                 name = cell.strip().rstrip(":").strip() or None
             elif cell.strip():
@@ -135,7 +160,7 @@ def table_rows(block: Block, table: RawTable, cols: list[Col], key: str, issues:
             continue
         if name and name_fix:
             name = name_fix(name, cut_at)
-        rows.append(Row(name, line, values, text))
+        rows.append(row_type(name, line, values, text))
     return rows
 
 
@@ -157,23 +182,31 @@ def name_cut_width(block: Block, table: RawTable, name_idx: int | None) -> int |
     return NARROWEST_NAME_COLUMN - 1
 
 
-def _plan(matched: list[tuple[int, Col, str | None]]) -> list[tuple[int, Col, str | None, int]]:
-    """How each matched column is read: 0 a plain number (no unit conversion,
-    decimal suffixes), 1 through :func:`cell_value`, 2 the row name, 3 text."""
+def _plan(matched: list[tuple[int, Col, str | None]]) -> list[tuple[int, Col, str | None, int, float | None, float | None]]:
+    """How each matched column is read: (index, Col, header unit, how, own, header) with how 0 a number (decimal
+    suffixes), 1 through :func:`cell_value` (sizes), 2 the row name, 3 text. A time field (``own``: its unit in
+    seconds) divides a value printed with its own unit (already in seconds) by ``own``, and multiplies one in
+    the header's unit by ``header`` (that unit in seconds, when it differs) before dividing: cell_value's
+    arithmetic, in its order."""
     plan = _PLANS.get(id(matched))
     if plan is not None and plan[0] is matched:
         return plan[1]
     out = []
     for idx, col, hunit in matched:
+        own = header = None
         if col.kind == "name":
             how = 2
         elif col.kind == "text":
             how = 3
-        elif col.unit == "MB" or col.binary or col.unit in _TO_SECONDS:
+        elif col.unit == "MB" or col.binary:
             how = 1
         else:
             how = 0
-        out.append((idx, col, hunit, how))
+            if col.unit in _TO_SECONDS:
+                own = _TO_SECONDS[col.unit]
+                if hunit and hunit != col.unit and hunit in _TO_SECONDS:
+                    header = _TO_SECONDS[hunit]
+        out.append((idx, col, hunit, how, own, header))
     if len(_PLANS) > 4096:
         _PLANS.clear()
     _PLANS[id(matched)] = (matched, out)
