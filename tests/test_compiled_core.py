@@ -366,3 +366,70 @@ def test_the_row_reader_refuses_what_it_cannot_read():
     with pytest.raises(AttributeError):
         read([(1, ["1"])], [(0, object(), None, 0, None, None)], *args)
     assert read([(1, ("1", "x"))], [(0, col, None, 0, None, None)], *args)[0].values == {"f": 1.0}
+
+
+@compiled
+def test_the_row_reader_survives_callbacks_that_change_its_inputs():
+    """A callback that empties the rows or the plan, or replaces a row's line, and a Col whose field is computed:
+    read_rows holds what it reads (a reviewer's use-after-free reproducers, found under ASan and valgrind)."""
+    read = numbers._compiled.read_rows
+    col = common.Col("f", ".", unit="MB")
+    rows = [(i, [str(i)]) for i in range(100)]
+
+    def empties_rows(cell, col, hunit, line):
+        rows.clear()
+        return 1.0
+
+    assert len(read(rows, [(0, col, None, 1, None, None)], common.Row, None, empties_rows, None, None)) == 1
+    pair = [int("1" * 30), ["1", "2"]]
+
+    def replaces_line(cell, col, hunit, line):
+        pair[0] = None
+        return 1.0
+
+    out = read([pair], [(0, col, None, 1, None, None), (1, common.Col("g", ".", unit="MB"), None, 1, None, None)],
+               common.Row, None, replaces_line, None, None)
+    assert out[0].line == int("1" * 30)
+    plan = [(0, common.Col("f" + str(10**5), ".", unit="MB"), "x" * 50, 1, None, None),
+            (1, common.Col("g" + str(10**5), ".", unit="MB"), "y" * 50, 1, None, None)]
+
+    def empties_plan(cell, col, hunit, line):
+        plan.clear()
+        return 1.0
+
+    assert read([(1, ["1", "2"])], plan, common.Row, None, empties_plan, None, None)[0].values == \
+        {"f100000": 1.0, "g100000": 1.0}
+
+    class ComputedField:
+        @property
+        def field(self):
+            return "field_" + str(id(self))
+
+    computed = ComputedField()
+    assert read([(1, ["1"])], [(0, computed, None, 0, None, None)], common.Row, None, None, None, None)[0].values == \
+        {f"field_{id(computed)}": 1.0}
+
+
+@compiled
+def test_the_number_reader_refuses_what_is_not_a_number_type():
+    with pytest.raises(TypeError):
+        numbers._compiled.bind({}, 10, lambda c, b: None, 5, None, None, "overflow")
+    numbers._MEMO["1"] = (1.0,)  # not a Number: refused, not read past its end
+    try:
+        with pytest.raises(TypeError):
+            numbers._compiled.read_rows([(1, ["1"])], [(0, common.Col("f", "."), None, 0, None, None)], common.Row,
+                                        None, None, None, None)
+    finally:
+        numbers._MEMO.clear()
+
+
+@compiled
+def test_name_and_text_cells_of_a_str_subclass_become_plain_str():
+    class Cell(str):
+        pass
+
+    plan = [(0, common.Col("n", ".", kind="name"), None, 2, None, None),
+            (1, common.Col("t", ".", kind="text"), None, 3, None, None)]
+    for read in (numbers._compiled.read_rows, common._read_rows):
+        [row] = read([(1, [Cell("name"), Cell("text")])], plan, common.Row, None, None, None, None)
+        assert type(row.name) is str and type(row.text["t"]) is str

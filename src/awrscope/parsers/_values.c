@@ -18,12 +18,16 @@ static Py_ssize_t memo_max;
 
 static const double HUGE_ = 1e100, TINY_ = 1e-100; /* numbers._HUGE, numbers._TINY */
 
-static PyObject *bind(PyObject *self, PyObject *args)
+static PyObject *bind(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *m, *s, *t, *e, *b, *o;
     Py_ssize_t mx;
     if (!PyArg_ParseTuple(args, "O!nOOOOU", &PyDict_Type, &m, &mx, &s, &t, &e, &b, &o))
         return NULL;
+    if (!PyType_Check(t) || !PyType_IsSubtype((PyTypeObject *)t, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "bind(): Number must be a tuple subclass");
+        return NULL;
+    }
     Py_XSETREF(memo, Py_NewRef(m));
     Py_XSETREF(slow_parse, Py_NewRef(s));
     Py_XSETREF(number_type, Py_NewRef(t));
@@ -68,8 +72,10 @@ static PyObject *new_number(double v, double res)
  * Python function must decide (any other cell), or NULL with an error. */
 static PyObject *fast_number(PyObject *cell)
 {
-    if (!PyUnicode_IS_READY(cell) && PyUnicode_READY(cell) < 0)
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(cell) < 0)
         return NULL;
+#endif
     if (PyUnicode_KIND(cell) != PyUnicode_1BYTE_KIND)
         return NULL;
     const Py_UCS1 *s = PyUnicode_1BYTE_DATA(cell);
@@ -155,7 +161,7 @@ static PyObject *number_of(PyObject *cell)
     return n;
 }
 
-static PyObject *parse_number(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+static PyObject *parse_number(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     if (!memo) {
         PyErr_SetString(PyExc_RuntimeError, "awrscope.parsers._values: bind() was not called");
@@ -192,9 +198,7 @@ static void strip_bounds(PyObject *s, Py_ssize_t *pa, Py_ssize_t *pb)
 
 static PyObject *substring(PyObject *s, Py_ssize_t a, Py_ssize_t b)
 {
-    if (a == 0 && b == PyUnicode_GET_LENGTH(s))
-        return Py_NewRef(s);
-    return PyUnicode_Substring(s, a, b);
+    return PyUnicode_Substring(s, a, b); /* s itself when exact and whole; a str (copy) for a str subclass */
 }
 
 typedef struct {
@@ -202,7 +206,7 @@ typedef struct {
     int how;
     int timed, header_unit; /* a time field: own (its unit in seconds) set; header: the header's unit differs */
     double own, header;
-    PyObject *col, *hunit, *field; /* borrowed from the plan, which the caller holds */
+    PyObject *col, *hunit, *field; /* strong: a callback may empty the plan, a field may be computed */
 } Step;
 
 /* One cell of a row by its plan step, into values, text or *name. 0, or -1 with an error. */
@@ -213,6 +217,11 @@ static int read_cell(const Step *st, PyObject *cell, PyObject *line, PyObject *v
         PyObject *n = number_of(cell);
         if (!n)
             return -1;
+        if (!PyTuple_Check(n) || PyTuple_GET_SIZE(n) < 4) {
+            PyErr_Format(PyExc_TypeError, "a parsed cell must be a Number, not %.100s", Py_TYPE(n)->tp_name);
+            Py_DECREF(n);
+            return -1;
+        }
         PyObject *v = PyTuple_GET_ITEM(n, 0), *scaled = NULL;
         int err = 0;
         if (v != Py_None && st->timed) {
@@ -261,6 +270,10 @@ static int read_cell(const Step *st, PyObject *cell, PyObject *line, PyObject *v
         PyErr_Format(PyExc_TypeError, "a cell must be a str, not %.100s", Py_TYPE(cell)->tp_name);
         return -1;
     }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(cell) < 0)
+        return -1;
+#endif
     Py_ssize_t a, b;
     strip_bounds(cell, &a, &b);
     if (st->how == 2) { /* the name: cell.strip().rstrip(":").strip() or None */
@@ -330,7 +343,7 @@ done:
  * rows: (line, cells) pairs; plan: (index, Col, header unit, how, own, header) as sections/common._plan makes it;
  * on_overflow(col, line, cell) is told of an overflowed number cell; convert(cell, col, hunit, line) reads a
  * how-1 cell (cell_value); name_fix(name, cut_at), or None. */
-static PyObject *read_rows(PyObject *self, PyObject *args)
+static PyObject *read_rows(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *rows, *plan, *row_type, *on_overflow, *convert, *name_fix, *cut_at;
     if (!PyArg_ParseTuple(args, "OO!OOOOO", &rows, &PyList_Type, &plan, &row_type, &on_overflow, &convert,
@@ -340,13 +353,18 @@ static PyObject *read_rows(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "awrscope.parsers._values: bind() was not called");
         return NULL;
     }
-    Py_ssize_t nplan = PyList_GET_SIZE(plan);
+    PyObject *planv = PyList_AsTuple(plan); /* holds every step while Python code runs */
+    if (!planv)
+        return NULL;
+    Py_ssize_t nplan = PyTuple_GET_SIZE(planv);
     Step *steps = PyMem_Calloc((size_t)(nplan ? nplan : 1), sizeof(Step));
-    if (!steps)
+    if (!steps) {
+        Py_DECREF(planv);
         return PyErr_NoMemory();
+    }
     PyObject *out = NULL, *seq = NULL;
     for (Py_ssize_t p = 0; p < nplan; p++) {
-        PyObject *t = PyList_GET_ITEM(plan, p);
+        PyObject *t = PyTuple_GET_ITEM(planv, p);
         if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 6) {
             PyErr_SetString(PyExc_TypeError, "a plan step is (index, col, hunit, how, own, header)");
             goto done;
@@ -367,26 +385,23 @@ static PyObject *read_rows(PyObject *self, PyObject *args)
             goto done;
         }
         steps[p].how = (int)how;
-        steps[p].col = PyTuple_GET_ITEM(t, 1);
-        steps[p].hunit = PyTuple_GET_ITEM(t, 2);
+        steps[p].col = Py_NewRef(PyTuple_GET_ITEM(t, 1));
+        steps[p].hunit = Py_NewRef(PyTuple_GET_ITEM(t, 2));
     }
-    for (Py_ssize_t p = 0; p < nplan; p++) { /* each step's field, held by its Col */
-        PyObject *f = PyObject_GetAttrString(steps[p].col, "field");
-        if (!f)
+    for (Py_ssize_t p = 0; p < nplan; p++) { /* each step's field, held here (a property may make a new one) */
+        if (!(steps[p].field = PyObject_GetAttrString(steps[p].col, "field")))
             goto done;
-        steps[p].field = f;
-        Py_DECREF(f); /* the Col holds it */
     }
     seq = PySequence_Fast(rows, "rows must be a sequence");
     if (!seq)
         goto done;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     out = PyList_New(0);
     if (!out)
         goto done;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *pair = PySequence_Fast_GET_ITEM(seq, i);
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) { /* read again: a callback may change rows */
+        PyObject *pair = Py_NewRef(PySequence_Fast_GET_ITEM(seq, i));
         PyObject *two = PySequence_Fast(pair, "a row is a (line, cells) pair");
+        Py_DECREF(pair);
         if (two && PySequence_Fast_GET_SIZE(two) != 2) {
             PyErr_SetString(PyExc_ValueError, "a row is a (line, cells) pair");
             Py_CLEAR(two);
@@ -395,9 +410,11 @@ static PyObject *read_rows(PyObject *self, PyObject *args)
             Py_CLEAR(out);
             goto done;
         }
-        PyObject *row = read_row(PySequence_Fast_GET_ITEM(two, 0), PySequence_Fast_GET_ITEM(two, 1), steps, nplan,
-                                 row_type, on_overflow, convert, name_fix, cut_at);
+        PyObject *line = Py_NewRef(PySequence_Fast_GET_ITEM(two, 0)), *cells = Py_NewRef(PySequence_Fast_GET_ITEM(two, 1));
         Py_DECREF(two);
+        PyObject *row = read_row(line, cells, steps, nplan, row_type, on_overflow, convert, name_fix, cut_at);
+        Py_DECREF(line);
+        Py_DECREF(cells);
         if (!row) {
             if (PyErr_Occurred()) {
                 Py_CLEAR(out);
@@ -414,7 +431,13 @@ static PyObject *read_rows(PyObject *self, PyObject *args)
     }
 done:
     Py_XDECREF(seq);
+    for (Py_ssize_t p = 0; p < nplan; p++) {
+        Py_XDECREF(steps[p].col);
+        Py_XDECREF(steps[p].hunit);
+        Py_XDECREF(steps[p].field);
+    }
     PyMem_Free(steps);
+    Py_DECREF(planv);
     return out;
 }
 
