@@ -387,3 +387,33 @@ def test_activity_slot_clock_reads_what_strptime_reads(s):
     except ValueError:
         expected = None
     assert slot_clock(s) == expected
+
+
+_MONTH_PIECES = ["Jan", "jan", "FEB", "Dec", "Sept", "May", "xyz"]
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_MONTH_PIECES), st.text(alphabet="0123456789- :\u0663", max_size=4)),
+                max_size=8).map("".join))
+def test_addm_task_times_read_what_strptime_reads(s):
+    """An ADDM task's begin and end ('15-Jul-15 14:00') are read by a pattern, not datetime.strptime (which loads
+    _strptime, calendar and locale): the same times accepted and refused."""
+    from datetime import datetime
+
+    from awrscope.rules.addm import task_time
+
+    try:
+        expected = datetime.strptime(" ".join(s.split()), "%d-%b-%y %H:%M")
+    except ValueError:
+        expected = None
+    assert task_time(s) == expected
+
+
+def test_addm_task_times_as_the_reports_print_them():
+    from datetime import datetime
+
+    from awrscope.rules.addm import task_time
+
+    assert task_time("15-Jul-15 14:00") == datetime(2015, 7, 15, 14, 0)
+    assert task_time(" 1-jan-99   0:05 ") == datetime(1999, 1, 1, 0, 5)
+    assert task_time("30-Feb-16 23:59") is None and task_time(None) is None

@@ -16,7 +16,6 @@ import re
 from datetime import datetime
 
 from ..model import Report
-from ..parsers.timefmt import parse_time
 from .. import patterns
 
 #: ADDM finding name pattern -> (same kind, more specific) awrscope rule ids
@@ -46,8 +45,23 @@ def _task_end_snap(task: str | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _time(text: str | None) -> datetime | None:
-    return parse_time(text) if text else None  # as the header's times: '15-Jul-15 14:00', localised months too
+#: An ADDM task's time, '15-Jul-15 14:00': what datetime.strptime(..., '%d-%b-%y %H:%M') reads in the C locale,
+#: by its own field patterns (it would load _strptime, calendar and locale for it)
+_TASK_TIME = patterns.compile(r"(3[01]|[12]\d|0[1-9]|[1-9]|\ [1-9])-(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)-"
+                              r"(\d\d) (2[0-3]|[0-1]\d|\d):([0-5]\d|\d)", re.IGNORECASE)
+_MONTHS = {m: k for k, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                         "dec"), 1)}
+
+
+def task_time(text: str | None) -> datetime | None:
+    m = _TASK_TIME.fullmatch(" ".join((text or "").split()))
+    if m is None:
+        return None
+    year = int(m[3])
+    try:
+        return datetime(year + (2000 if year < 69 else 1900), _MONTHS[m[2].lower()], int(m[1]), int(m[4]), int(m[5]))
+    except ValueError:  # a day past the month's end
+        return None
 
 
 def _window(row, report: Report) -> tuple[str, float | None]:
@@ -56,7 +70,7 @@ def _window(row, report: Report) -> tuple[str, float | None]:
     By the task's begin and end times where printed (HTML), else by the end snapshot in the task
     name (ADDM:dbid_inst_endsnap)."""
     h = report.header
-    tb, te = _time(row.text.get("begin")), _time(row.text.get("end"))
+    tb, te = task_time(row.text.get("begin")), task_time(row.text.get("end"))
     rb = h.begin.time.replace(second=0, microsecond=0) if h.begin and h.begin.time else None
     re_ = h.end.time.replace(second=0, microsecond=0) if h.end and h.end.time else None
     if tb and te and rb and re_:
