@@ -421,3 +421,20 @@ def test_output_file_mode_follows_the_umask_and_keeps_an_existing_mode(tmp_path)
         assert stat.S_IMODE(os.stat(other).st_mode) == 0o600
     finally:
         os.umask(old)
+
+
+def test_a_report_without_a_database_name_says_so_without_none(corpus, tmp_path):
+    """A STATSPACK report may print its Database column blank (antognini's 11.2.0.3 report, line 6; a 12.1.0.2
+    'TESTING' header in a study note): where no section title names the database either ('DB/Inst: X/Y'), the
+    text, Markdown and parse summaries said 'db None'. The report cut after its header has no title left."""
+    text = (corpus / "statspack_txt_11203_antognini_top2_1830_1845.txt").read_text(errors="replace")
+    cut = tmp_path / "header_only.txt"
+    cut.write_text(text[:text.index("Load Profile")])
+    from click.testing import CliRunner
+
+    from awrscope.cli import main
+
+    for args, says in ((["analyze", str(cut)], "  db ?  "), (["analyze", "--format", "markdown", str(cut)], "db **?**"),
+                       (["parse", "--format", "text", str(cut)], "database: ? (DBID 2532911053)")):
+        out = CliRunner().invoke(main, args).output
+        assert says in out and "None" not in out, (args, out[:500])

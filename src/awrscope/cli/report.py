@@ -225,7 +225,7 @@ def _summary_text(r: Report) -> str:
     lines = [
         f"{r.source_path}",
         f"  kind: {r.kind} ({r.format}), version {r.version or 'unknown'}",
-        f"  database: {h.db_name} (DBID {h.dbid}), instance {', '.join(r.instance_names) or '?'}, host {h.host}",
+        f"  database: {h.db_name or '?'} (DBID {h.dbid or '?'}), instance {', '.join(r.instance_names) or '?'}, host {h.host or '?'}",
         f"  window: {window}",
         f"  elapsed: {_fmt(r.elapsed_s, 's')}, DB time: {_fmt(r.db_time_s, 's')}",
         f"  sections ({len(r.sections)}): {', '.join(r.sections)}",

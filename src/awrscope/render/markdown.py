@@ -28,8 +28,8 @@ def render_markdown(doc: dict, verbose: bool = False) -> str:
     Every report string is escaped: a module or SQL text holding HTML shows as text."""
     r = doc["report"]
     out = [f"# awrscope analysis: {_md(doc['source']['path'])}", "",
-           f"{_md(r['kind'])} {_md(r['format'])} {_md(r['version'] or '?')} · db **{_md(r['db_name'])}** · "
-           f"instance(s) {_md(', '.join(r['instances']) or '?')} · host {_md(r['host'])}"
+           f"{_md(r['kind'])} {_md(r['format'])} {_md(r['version'] or '?')} · db **{_md(r['db_name'] or '?')}** · "
+           f"instance(s) {_md(', '.join(r['instances']) or '?')} · host {_md(r['host'] or '?')}"
            + (f" · {snaps_label(doc)}" if snaps_label(doc) else "")
            + (f" · DBID {r['dbid']}" if r.get("dbid") else "")
            + (f" · {window_text(doc, '→')}" if window_text(doc) else ""),
