@@ -154,3 +154,50 @@ def test_total_cpu_time_is_not_a_view_of_db_time(corpus):
     assert "total cpu time" not in names
     assert names[0] == "sql execute elapsed time"  # the parts still listed, largest first
     assert all(d["pct_db_time"] <= 100 for d in doc["ledger"]["dimensions"])
+
+
+def test_totals_printed_in_whole_seconds_give_way_to_finer_figures(corpus):
+    """11.2's Foreground Wait Events print whole seconds (1newstar orcl1, an idle RAC node, DB time 1.9 s on line
+    144). 'name-service call wait  12  0  1  49  0.4  31.1' (line 217): 1 s is 12 x 49 ms = 0.588 s (the Top 10
+    prints .6, line 57), not 52.6 % of DB time. 'IPC send completion sync  121  0  0  1  4.2  4.5' (line 218):
+    121 x 1 ms is only known to half a millisecond a wait; its 4.5 % of DB time is finer: 0.0855 s. 'log file
+    sync  2  0  0  21' (line 220): 0.042 s. The parts then exceed DB time by about what the report itself says
+    ('Captured Time accounts for 110.9% of Total DB time', line 188), where the whole seconds made it 10.5 %
+    from a 52.6 % share that is not there."""
+    doc = analyze_path(corpus / "awr_txt_11204_rac_1newstar_orcl1_2_3.txt")
+    leaves = {l["name"]: l for l in doc["ledger"]["leaves"]}
+    ns = leaves["name-service call wait"]
+    assert ns["seconds"] == 0.588 and ns["pct_db_time"] == pytest.approx(30.95, abs=0.01)
+    assert {(s["field"], s["line"]) for s in ns["source"]} == {("time_s", 217), ("waits", 217), ("avg_wait_ms", 217)}
+    ipc = leaves["IPC send completion sync"]
+    assert ipc["seconds"] == pytest.approx(0.045 * 1.9, abs=0.0005)
+    assert {s["field"] for s in ipc["source"]} == {"time_s", "pct_db_time"}
+    assert leaves["log file sync"]["seconds"] == 0.042
+    overlap = next(l for l in doc["ledger"]["leaves"] if l["kind"] == "remainder")
+    assert -11.0 < overlap["pct_db_time"] < -10.0  # the report's own 110.9 % captured
+
+
+def test_a_section_with_decimal_totals_keeps_its_printed_totals():
+    """Only a section whose totals are all whole numbers prints whole seconds: a '2' beside '1.5' is 2.00."""
+    from awrscope.metrics.events import prints_whole_seconds
+    from awrscope.model import Row
+
+    def rows(*totals):
+        return [Row(f"e{k}", k, {"time_s": t, "waits": 10.0, "avg_wait_ms": 150.0}) for k, t in enumerate(totals)]
+
+    assert prints_whole_seconds(rows(1.0, 0.0, 12.0)) and not prints_whole_seconds(rows(2.0, 1.5))
+    assert not prints_whole_seconds(rows()) and not prints_whole_seconds(None)
+
+
+def test_a_handful_of_single_block_reads_does_not_speak_for_the_direct_reads(corpus):
+    """SLOB 12.2 (therealkevinc): 'direct path read' holds 26,366 s, 32.1 % of DB time (line 351); 'db file
+    sequential read' is 109 waits of 749.07 us (line 353, 0.08 s). Taken as the read latency, those 109 reads made
+    the 26,366 s 'fast reads, nothing wrong', against ADDM's own 'I/O Throughput 32.12 %'. Single-block reads
+    speak for the read path only when they hold a tenth of its time: here G06 claims the reads and says why."""
+    doc = analyze_path(corpus / "awr_html_12201_slob_therealkevinc.html")
+    g06 = finding(doc, "G06")
+    assert g06 is not None and g06["severity"] == "critical"
+    assert g06["impact"]["pct_db_time"] == pytest.approx(32.12, abs=0.01)
+    assert "fast" not in g06["title"] and not any(a["id"] == "G06" for a in doc["annotations"])
+    assert any("single-block reads are 0.0816 s of the 26,366 s of reads" in c and "direct path read" in c
+               for c in g06["caveats"])

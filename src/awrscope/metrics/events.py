@@ -11,33 +11,70 @@ from .values import EventTime, Source
 from .. import patterns
 
 
-def _top_time(r: Report, row) -> tuple[float | None, tuple[Source, ...]]:
+def _top_time(r: Report, row, whole: bool = False) -> tuple[float | None, tuple[Source, ...]]:
     """A Top-N row's seconds; an ASH report prints only the share of sampled activity, which is
     the share of DB time estimated from the samples (AAS x elapsed)."""
     t = row.values.get("time_s")
     if t is None and r.kind == "ash" and r.db_time_s and row.values.get("pct_db_time") is not None:
         return row.values["pct_db_time"] / 100.0 * r.db_time_s, (row_source("top_events", row, "pct_db_time"),)
-    return _seconds(row, "top_events")
+    return _seconds(row, "top_events", whole)
 
 
-def _seconds(row, section: str) -> tuple[float | None, tuple[Source, ...]]:
-    """A row's seconds and where they come from: the printed total, or waits x the printed average when the
-    total was printed rounded to thousands ('20K' beside 2,945 waits of 6,775 ms: 19,952 s). The total is
-    taken as rounded only when the two other printed figures cannot give it: their product differs from it
-    by more than an average rounded to the millisecond allows, and by less than half the rounding step."""
+def prints_whole_seconds(section) -> bool:
+    """Whether a section prints its events' totals in whole seconds: every total in it is a whole number
+    (11.2's text report: 'name-service call wait  12  0  1  49', 1 s for 12 waits of 49 ms)."""
+    totals = [t for t in (row.values.get("time_s") for row in section or ()) if t is not None]
+    return bool(totals) and all(t % 1 == 0 for t in totals)
+
+
+def _seconds(row, section: str, whole: bool = False, db_time: float | None = None) -> tuple[float | None, tuple[Source, ...]]:
+    """A row's seconds and where they come from: the printed total, or the most precise of the row's other
+    figures when the total was printed rounded: to thousands ('20K' beside 2,945 waits of 6,775 ms: 19,952 s),
+    or to the second in a section that prints ``whole`` seconds ('1' beside 12 waits of 49 ms: 0.59 s).
+
+    The other figures: waits x the printed average (within waits x 0.5 ms, the average printed to the ms at
+    least), and, given the ``db_time`` the row's '% DB time' is of, that share of it (within 0.05 points of the
+    share, and the share of DB time's own last printed digit). A figure replaces the total only where the total
+    cannot be it (they differ by more than the figure's own rounding) and could be its rounding (they differ by
+    no more than half the rounding step), and where the figures agree with each other within their roundings.
+    The finest such figure is taken: an average of '1' ms is half a millisecond wide, and the share of DB time,
+    where printed, is then the finer one."""
     t = row.values.get("time_s")
     src = row_source(section, row, "time_s")
-    w, avg = row.values.get("waits"), row.values.get("avg_wait_ms")
-    if t is None or t < 1000 or t % 1000 or not w or not avg or (w >= 1000 and w % 1000 == 0) \
-            or (avg >= 1000 and avg % 1000 == 0):
+    if t is None or t % 1:
         return t, (src,)
-    step = 1000.0
-    while t % (step * 1000) == 0 and step < 1e15:
-        step *= 1000
-    est = w * avg / 1000.0
-    if w * 0.0005 < abs(est - t) <= step / 2:
-        return est, (src, row_source(section, row, "waits"), row_source(section, row, "avg_wait_ms"))
+    if t and t % 1000 == 0:
+        step = 1000.0
+        while t % (step * 1000) == 0 and step < 1e15:
+            step *= 1000
+    elif whole:
+        step = 1.0
+    else:
+        return t, (src,)
+    figures = []  # (half width, value, sources)
+    w, avg = row.values.get("waits"), row.values.get("avg_wait_ms")
+    if w and avg and not (w >= 1000 and w % 1000 == 0) and not (avg >= 1000 and avg % 1000 == 0):
+        figures.append((w * 0.0005, w * avg / 1000.0,
+                        (src, row_source(section, row, "waits"), row_source(section, row, "avg_wait_ms"))))
+    pct = row.values.get("pct_db_time")
+    if db_time and pct:
+        figures.append((db_time * 0.0005 + pct / 100.0 * _last_digit_half(db_time), pct / 100.0 * db_time,
+                        (src, row_source(section, row, "pct_db_time"))))
+    for half, value, sources in sorted(figures, key=lambda f: f[0]):
+        if half < abs(value - t) <= step / 2 and \
+                all(abs(value - other) <= half + other_half for other_half, other, _ in figures):
+            return value, sources
     return t, (src,)
+
+
+def _last_digit_half(v: float) -> float:
+    """Half the last digit of ``v`` written shortest ('1.9' -> 0.05, '54520.0' -> 0.5): never finer than the
+    digits it was printed with (a printed '2.00' reads back as 2.0, taken as 0.05 wide)."""
+    text = repr(float(v))
+    if "e" in text or "E" in text:
+        return abs(v) * 5e-16
+    whole, _, frac = text.partition(".")
+    return 0.5 if frac in ("", "0") else 0.5 * 10.0 ** -len(frac)
 
 
 def _waits(row, elapsed_s: float | None) -> float | None:
@@ -53,8 +90,9 @@ def collect_events(b: Builder) -> None:
     r, m = b.r, b.m
     bg_sec = r.sections.get("wait_events_bg")
     if bg_sec is not None:
+        whole = prints_whole_seconds(bg_sec)
         for row in bg_sec:
-            t, srcs = _seconds(row, "wait_events_bg")
+            t, srcs = _seconds(row, "wait_events_bg", whole)
             # a second row under one name never replaces the first (the parser warns of it)
             if row.name and t is not None and not is_idle_row(row.name, row.text) and row.name.lower() not in m.bg_events:
                 m.bg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "bg", srcs,
@@ -63,8 +101,9 @@ def collect_events(b: Builder) -> None:
     all_sec = r.sections.get("wait_events")
     if fg_sec is not None:
         m.event_basis = "fg"
+        whole = prints_whole_seconds(fg_sec)
         for row in fg_sec:
-            t, srcs = _seconds(row, "wait_events_fg")
+            t, srcs = _seconds(row, "wait_events_fg", whole, r.db_time_s)
             if row.name and t is not None and not is_idle_row(row.name, row.text) and row.name.lower() not in m.fg_events:
                 m.fg_events[row.name.lower()] = EventTime(row.name, t, row.values.get("waits"), "fg", srcs,
                                                           wait_class=row.text.get("wait_class"),
@@ -72,8 +111,9 @@ def collect_events(b: Builder) -> None:
     elif all_sec is not None:
         # Statspack / AWR 10g: "Wait Events" is system-wide; FG = all - BG (spec M12, P09).
         m.event_basis = "all-bg" if bg_sec is not None else "all"
+        whole = prints_whole_seconds(all_sec)
         for row in all_sec:
-            t, srcs = _seconds(row, "wait_events")
+            t, srcs = _seconds(row, "wait_events", whole)
             if t is None and r.db_time_s and row.values.get("pct_db_time") is not None:
                 # a 10g compare-period report prints each event's share of DB time, its waits per second and
                 # average, but not its seconds: the share of the period's DB time is the time
@@ -99,8 +139,9 @@ def collect_events(b: Builder) -> None:
     elif r.sections.get("top_events") is not None:
         # Last resort: the Top-N projection (system-wide in SP, P04). Low precision.
         m.event_basis = "top"
+        whole = prints_whole_seconds(r.sections["top_events"])
         for row in r.sections["top_events"]:
-            t, srcs = _top_time(r, row)
+            t, srcs = _top_time(r, row, whole)
             if not row.name or t is None or row.name.lower() in CPU_ROWS \
                     or (row.text.get("wait_class") or "").lower().startswith("idle"):  # Top-N never lists idle events
                 continue
