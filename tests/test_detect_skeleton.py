@@ -204,3 +204,15 @@ def test_a_file_of_unclosed_cell_tags_is_refused_at_once():
     """300,000 '<td "' after an HTML start (1.5 MB, no report): refused in one line, not 10 s of regex."""
     with pytest.raises(NotAReportError):
         parse_text("<html>\n<title>x</title>" + '<td "' * 300_000, "hostile.html")
+
+
+@pytest.mark.parametrize("pad", [15_000, 16_000, 16_300, 60_000, 65_000])
+def test_a_skeleton_across_the_first_slices_is_still_found(pad):
+    """Detection reads the first 16 KB of an HTML report, then 64 KB, then the head, while the skeleton is
+    undecided: a report whose title and first tables straddle either boundary (a long style block before them)
+    is the same report."""
+    text = decode(read_sources(str(corpus_file("awr_html_11203_antognini_top2_1830_1845.html")))[0].data)[0]
+    at = text.lower().index("<body")
+    padded = text[:at] + "<style>" + "p { margin: 0 }\n" * (pad // 16) + "</style>" + text[at:]
+    assert detect(padded).kind == detect(text).kind == "awr"
+    assert detect(padded).format == "html"

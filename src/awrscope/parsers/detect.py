@@ -177,7 +177,7 @@ _BREAK = patterns.compile(r"<(?:/?(?:tr|h\d|p|table|li|ul|ol|div|title|head|body
 _TAG = patterns.compile(r"<[^>]*>")
 _TITLE_MARK = "\x01"
 #: characters of the document made into lines first, and lines looked at for its title
-_HTML_FIRST = 65_536
+_HTML_GLANCE, _HTML_FIRST = 16_384, 65_536
 _HTML_TITLE_LINES = 40
 _AWR_STYLE = ('class="awr', "class='awr", 'summary="This table displays')
 
@@ -189,8 +189,10 @@ def _html_kind(head: str, whole: bool) -> tuple[str | None, str | None]:
     if start < 0:
         return None, None
     doc = head[start:]
-    # Most of the head is tables far past the skeleton: a first slice mostly decides.
-    for size in (_HTML_FIRST, _HEAD):
+    # Most of the head is tables far past the skeleton: a first slice mostly decides (16 KB for every HTML report
+    # of the corpus: detection 0.17 -> 0.10 s over it); a slice that ends inside the skeleton leaves it undecided
+    # and the next, longer one is read.
+    for size in (_HTML_GLANCE, _HTML_FIRST, _HEAD):
         part = size < len(doc)
         styled = any(mark in doc[:size] for mark in _AWR_STYLE)
         kind, claimed, verdict = _html_skeleton(_html_lines(doc[:size]), styled)
