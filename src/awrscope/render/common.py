@@ -100,10 +100,13 @@ def ledger_rows(doc: dict) -> list[dict]:
              "pct": l["pct_db_time"], "claimed_by": [c["id"] for c in l["claimed_by"]],
              "explained_by": l["explained_by"], "annotations": [a["text"] for a in l["annotations"]]} for l in shown]
     if rest and sum(l["pct_db_time"] for l in rest) >= 0.05:
+        claims: dict[str, float] = {}
+        for l in rest:
+            for c in l["claimed_by"]:
+                claims[c["id"]] = claims.get(c["id"], 0.0) + c["seconds"]
         rows.append({"name": f"{len(rest)} other part(s)", "kind": "other", "wait_class": None,
                      "seconds": round(sum(l["seconds"] for l in rest), 3), "pct": round(sum(l["pct_db_time"] for l in rest), 3),
-                     "claimed_by": sorted({c["id"] for l in rest for c in l["claimed_by"]}), "explained_by": [],
-                     "annotations": []})
+                     "claimed_by": sorted(claims), "claimed_s": claims, "explained_by": [], "annotations": []})
     for l in led["leaves"]:
         if l["kind"] == "remainder" and (abs(l["pct_db_time"]) >= 0.05):
             rows.append({"name": l["name"], "kind": "remainder", "wait_class": None, "seconds": l["seconds"],
@@ -115,7 +118,11 @@ def ledger_rows(doc: dict) -> list[dict]:
 def ledger_owner_text(row: dict) -> str:
     """Who answers for a row: 'R01', 'R01 (its symptom)' when the cause explains it, or the annotation."""
     parts = []
-    if row["claimed_by"]:
+    if row.get("claimed_s"):  # several leaves summed: how much of them each finding holds
+        total = row["seconds"]
+        parts.append(", ".join(i if row["claimed_s"][i] >= 0.995 * total else f"{i} ({fmt_num(row['claimed_s'][i])} s of it)"
+                               for i in row["claimed_by"]))
+    elif row["claimed_by"]:
         parts.append(", ".join(f"{i} (its symptom)" if i in row["explained_by"] else i for i in row["claimed_by"]))
     others = [i for i in row["explained_by"] if i not in row["claimed_by"]]
     if others:
