@@ -157,7 +157,7 @@ def _body(doc: dict, metrics: bool = True, verbose: bool = False) -> list[str]:
             out.append(f"    {a['name']} {fmt_num(a['pct_active_sessions'])} % ({a['window']} window{part}): {a['status']}{ours}"
                        f"  [addm_findings line {a['line']}]")
     if doc.get("observations"):
-        out += ["", "  observations (no DB time to claim; not ranked, not counted by --fail-on):"]
+        out += ["", "  observations (context, or DB time under the minor share: not ranked, not counted by --fail-on):"]
         for f in doc["observations"]:
             out.append(f"    - {f['id']} {f['title']}")
     if verbose and doc["not_applicable"] and not doc.get("periods"):
