@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conftest import analyze_path, finding, parse_path
 
 HUNT = Path(__file__).parent / "fixtures" / "hunt"
@@ -115,3 +117,21 @@ def test_the_analysed_instance_of_an_all_instances_addm_request():
     [inst] = report.header.instances
     assert (inst.name, inst.number, inst.host) == ("DBTEST", 1, "oradb.egolife.com")
     assert report.db_time_s == 2303 and report.elapsed_s == 2387  # 'Total database time was 2303 seconds.'
+
+
+def test_an_ash_report_says_its_sessions_are_the_foreground_part_and_its_cpu_row_holds_the_queue():
+    """ASH 12.1.0.1 (Apress/troubleshooting-oracle-perf-14, chapter04): 'Average Active Sessions: 15.28' (line 19)
+    over 300 s counts background sessions; Top Background Events (lines 39-42) hold 5.80 + 1.75 + 1.53 + 1.48 =
+    10.56 % of the samples, so DB time is 4,584 x 0.8944 = 4,099.9 s and the load 13.7 sessions. The load line
+    said '13.7 average active sessions' beside the report's 15.28 without a word; the CPU row 'CPU + Wait for
+    CPU' (line 30) was shown as 'DB CPU', and the rest was said to hold 'any CPU queue', which that row holds."""
+    path = HUNT / "ash_txt_12101_antognini_dbm12101_0212_2217.txt"
+    doc = analyze_path(path)
+    assert doc["metrics"]["db_time_s"]["value"] == pytest.approx(15.28 * 300 * (1 - 0.1056), abs=0.05)
+    assert doc["verdict"]["load"]["summary"].startswith("13.7 foreground (of 15.28 printed, background included) average active "
+                                          "sessions on 4 CPUs")
+    leaves = {l["name"]: l for l in doc["ledger"]["leaves"]}
+    cpu = leaves["CPU + Wait for CPU"]
+    assert cpu["kind"] == "cpu" and cpu["source"][0]["line"] == 30 and "DB CPU" not in leaves
+    rest = next(l for l in doc["ledger"]["leaves"] if l["kind"] == "remainder")
+    assert "CPU queue" not in (rest["note"] or doc["ledger"]["remainder_meaning"])

@@ -25,6 +25,8 @@ CPU = "db cpu"
 #: This many foreground waits with no time at all is untimed waiting (timed_statistics off), not a CPU-only database.
 UNTIMED_WAITS = 1000
 REMAINDER = "(remainder)"
+#: ASH's CPU row: sessions on CPU and in the run queue, sampled alike
+ASH_CPU_ROW = "cpu + wait for cpu"
 
 
 
@@ -157,6 +159,8 @@ class Ledger(Struct):
 def _remainder_meaning(m: Metrics) -> str:
     if m.event_basis in ("fg", "all-bg") and m.db_time_basis in ("time model", "header"):
         return "DB time neither on CPU nor in a printed foreground wait: a CPU queue, or time Oracle does not instrument"
+    if m.event_basis == "top" and m.db_time_basis.startswith("ASH samples"):  # its CPU row holds the CPU queue
+        return "sampled foreground activity in the events the report does not print (its list is a Top-N excerpt)"
     if m.event_basis == "top":
         return "DB time in the events the report does not print (its list is a Top-N excerpt) and any CPU queue"
     return "DB time the report does not itemise (events below its print threshold, a CPU queue)"
@@ -191,7 +195,9 @@ def build(m: Metrics, report=None) -> Ledger | None:
     leaves: dict[str, Leaf] = {}
     cpu = m.get("db_cpu_s")
     if cpu is not None and cpu.value is not None:
-        leaves[CPU] = Leaf(CPU, "DB CPU", "cpu", cpu.value, "CPU", cpu.sources)
+        # ASH samples sessions on CPU and in the CPU run queue as one: its row says so, and so does the leaf
+        queued = any(src.row and src.row.lower() == ASH_CPU_ROW for src in cpu.sources)
+        leaves[CPU] = Leaf(CPU, "CPU + Wait for CPU" if queued else "DB CPU", "cpu", cpu.value, "CPU", cpu.sources)
     for key, e in m.fg_events.items():
         if key in leaves or e.time_s is None:
             continue

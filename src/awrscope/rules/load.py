@@ -126,6 +126,16 @@ def _waits(m: Metrics, besides_cpu: bool = False) -> str:
     return f"{they} wait, mostly on {cls} ({100.0 * t / dbt:.1f} % of DB time; {top.name} {100.0 * top.time_s / dbt:.1f} %)"
 
 
+def _whose(m: Metrics, aas: float) -> str:
+    """'foreground ' where the sessions counted are an ASH report's foreground part, with the printed figure
+    (background included) beside it: 13.7 where the report prints 15.28."""
+    dbt, e = m.get("db_time_s"), m.v("elapsed_s")
+    if not m.db_time_basis.startswith("ASH samples") or dbt is None or not dbt.sources or not e:
+        return ""
+    printed = (dbt.sources[0].value or 0.0) / e
+    return f"foreground (of {printed:.4g} printed, background included) " if printed > aas * 1.005 else "foreground "
+
+
 def assess_load(m: Metrics, config: dict | None = None) -> Load:
     """quiet: fewer than ``quiet_aas`` (0.25) sessions active on average; light: under half the CPUs;
     busy: up to the CPU count, or more sessions than CPUs whose time is waits, not CPU; overloaded:
@@ -134,8 +144,8 @@ def assess_load(m: Metrics, config: dict | None = None) -> Load:
     aas, cpus, cores = m.v("aas"), m.v("cpu_count"), m.v("cpu_cores")
     if aas is None:
         return Load("unknown", None, cpus, cores, "load unknown: no DB time or elapsed time in the report")
-    on = (f"{aas:.3g}" if aas < 1000 else f"{aas:,.0f}") + " average active sessions" + (f" on {cpus:g} CPUs" if cpus else "") + \
-         (f" ({cores:g} cores)" if cores and cpus and cores != cpus else "")
+    on = (f"{aas:.3g}" if aas < 1000 else f"{aas:,.0f}") + f" {_whose(m, aas)}average active sessions" + \
+        (f" on {cpus:g} CPUs" if cpus else "") + (f" ({cores:g} cores)" if cores and cpus and cores != cpus else "")
     if aas < scale["quiet_aas"]:
         dbt = m.v("db_time_s") or 0.0
         return Load("quiet", aas, cpus, cores,
