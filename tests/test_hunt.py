@@ -135,3 +135,10 @@ def test_an_ash_report_says_its_sessions_are_the_foreground_part_and_its_cpu_row
     assert cpu["kind"] == "cpu" and cpu["source"][0]["line"] == 30 and "DB CPU" not in leaves
     rest = next(l for l in doc["ledger"]["leaves"] if l["kind"] == "remainder")
     assert "CPU queue" not in (rest["note"] or doc["ledger"]["remainder_meaning"])
+    # the advice names the report's own sections: it has no 'SQL ordered by Reads'; the LGWR that the sessions
+    # in log file sync wait for is in Top Blocking Sessions ('3, 1( 1) 14.42 log file sync', line 302)
+    assert "Top SQL with Top Events" in finding(doc, "G06")["recommendation"]
+    assert "SQL ordered by Reads" not in finding(doc, "G06")["recommendation"]
+    assert "Top Blocking Sessions the LGWR" in finding(doc, "R17")["culprits_missing"]
+    r08 = next(f for f in doc["observations"] if f["id"] == "R08")
+    assert "commits" not in (r08.get("culprits_missing") or "")

@@ -200,8 +200,11 @@ def _ash_culprits_by_event(doc: dict) -> None:
         others = [c for c in f["culprits"] if c["kind"] != "sql"]
         f["culprits"] = found + others
         if not found:
+            why = ("commits are calls, not statements: Top Sessions names who waits, Top Blocking Sessions the LGWR "
+                   "they wait for" if "log file sync" in events else
+                   "Top Sessions names who waits, Top Blocking Sessions who they wait for")
             f["culprits_missing"] = ("ASH's Top SQL with Top Events shows no statement waiting on "
-                                     + ", ".join(sorted(events)) + " (commits are calls, not statements: see Top Sessions)")
+                                     + ", ".join(sorted(events)) + f" ({why})")
 
 
 def _period_culprits(doc: dict) -> None:

@@ -271,6 +271,10 @@ def g06(ctx: Context, th: dict):
     elif not reads:  # no wait count or latency printed (an ASH report samples, it does not time): not "fast"
         f.caveats.append("the report prints no read latency (no wait counts): whether the reads are slow or only "
                          "many cannot be told from it; an AWR report of the same window can")
+        if ctx.report.kind == "ash":  # it has no SQL ordered by Reads: its own sections name the reads
+            f.recommendation = ("Read-path problem: tune the statements ASH saw waiting on the reads (Top SQL with Top "
+                                "Events) and look at the objects and files read (Top DB Objects, Top DB Files); an "
+                                "AWR report of the same window gives the read latency and buffer cache advice.")
     else:
         f.title += f"; single-block reads fast ({reads[0].avg_ms:.1f} ms)"
         f.recommendation = ("Reads are fast but many: the volume is where the time goes. Tune the SQL with most physical "
