@@ -199,40 +199,42 @@ class _Scanner:
         sp.lines = self.lines
         search = _TAG.search
         pos, n = 0, len(text)
+        ends_heard, starts_heard = _ENDS_HEARD, _STARTS_HEARD
         while pos < n:
             m = search(text, pos)
             if m is None:
                 self._data(text[pos:])
                 return
-            if m.start() > pos:
-                raw = text[pos:m.start()]
+            start, end = m.span()
+            if start > pos:
+                raw = text[pos:start]
                 # blank text between tags counts only inside a heading or a note (it separates their words)
                 if sp._heading is not None or sp._note is not None or not raw.isspace():
                     self._data(raw)
-            name = m.group(2)
+            closing, name, attrs, comment = m.groups()
             if name is None:
-                pos = self._skip_comment(m.end()) if m.group(4) else m.end()
+                pos = self._skip_comment(end) if comment else end
                 continue
             tag = name.lower()
-            if m.group(1):  # end tag
-                if tag in _ENDS_HEARD:
+            if closing:  # end tag
+                if tag in ends_heard:
                     sp.handle_endtag(tag)
-                pos = m.end()
+                pos = end
                 continue
-            sp.tag_pos = m.end() - 1
+            sp.tag_pos = end - 1
             sp.tag_line = None
             if tag == "table":
                 sp.tag_line = self.lines.at(sp.tag_pos)  # counted now: the table's scan moves the count past it
                 sp.handle_starttag(tag)
                 pos = self._table(m)
             elif tag in _RAW_TEXT:
-                pos = self._skip_raw_text(tag, m.end())
+                pos = self._skip_raw_text(tag, end)
             else:
-                if tag in _STARTS_HEARD or sp._in_anchor:
+                if tag in starts_heard or sp._in_anchor:
                     sp.handle_starttag(tag)
-                if m.group(3).endswith("/") and tag in _ENDS_HEARD:  # <x/>: an empty element
+                if attrs.endswith("/") and tag in ends_heard:  # <x/>: an empty element
                     sp.handle_endtag(tag)
-                pos = m.end()
+                pos = end
 
     def _data(self, raw: str) -> None:
         self.splitter._data(_decoded(raw))
