@@ -73,7 +73,7 @@ def _last_digit_half(v: float) -> float:
     text = repr(float(v))
     if "e" in text or "E" in text:
         return abs(v) * 5e-16
-    whole, _, frac = text.partition(".")
+    frac = text.partition(".")[2]
     return 0.5 if frac in ("", "0") else 0.5 * 10.0 ** -len(frac)
 
 
