@@ -23,7 +23,7 @@ from awrscope.parsers.ash import DB_TIME_NOTE
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "src/awrscope/schema/parse.schema.json").read_text())
 FILES = sorted(p.name for p in CORPUS.glob("*") if p.name.startswith(("ash_", "addm_"))) if CORPUS.is_dir() else []
 ASH_SECTIONS = ("top_events", "ash_top_bg_events", "ash_top_sql", "ash_top_sessions", "ash_top_modules",
-                "ash_activity_over_time", "ash_activity_events")
+                "ash_activity_over_time", "ash_activity_events", "ash_top_objects")
 
 
 def rows(report, key):
@@ -417,3 +417,18 @@ def test_addm_task_times_as_the_reports_print_them():
     assert task_time("15-Jul-15 14:00") == datetime(2015, 7, 15, 14, 0)
     assert task_time(" 1-jan-99   0:05 ") == datetime(1999, 1, 1, 0, 5)
     assert task_time("30-Feb-16 23:59") is None and task_time(None) is None
+
+
+@pytest.mark.parametrize("name, first", [
+    # text: '43487  15.54 db file sequential read  15.48' over 'SOE.CUSTOMERS (TABLE)  SOE' (lines 289-290)
+    ("ash_txt_11203_antognini_top2_1845_1900.txt", ("SOE.CUSTOMERS (TABLE)", 289, "43487", 15.54, 15.48, "SOE")),
+    # HTML: the row of object 43498 (line 379), its name and tablespace in the same row
+    ("ash_html_11203_antognini_top2_1845_1900.html", ("SOE.CUSTOMERS_PK (INDEX)", 379, "43498", 16.01, 16.01, "SOE")),
+])
+def test_top_db_objects_are_read(corpus, name, first):
+    """ASH's Top DB Objects (Application, Cluster, User I/O and buffer busy waits by object): the objects a
+    read finding's time was spent on, where the report has no segment statistics."""
+    row = rows(parse_path(corpus / name), "ash_top_objects")[0]
+    assert (row.name, row.line, row.text["object_id"], row.values["pct_activity"], row.values["pct_event"],
+            row.text["tablespace"]) == first
+    assert row.text["event"] == "db file sequential read"

@@ -142,3 +142,9 @@ def test_an_ash_report_says_its_sessions_are_the_foreground_part_and_its_cpu_row
     assert "Top Blocking Sessions the LGWR" in finding(doc, "R17")["culprits_missing"]
     r08 = next(f for f in doc["observations"] if f["id"] == "R08")
     assert "commits" not in (r08.get("culprits_missing") or "")
+    # Top DB Objects names what the reads were of: '20124  22.39 db file sequential read  22.39' over
+    # 'SOE.INVENTORIES (TABLE)  USERS' (lines 325-326)
+    objects = [c for c in finding(doc, "G06")["culprits"] if c["kind"] == "segment"]
+    assert (objects[0]["name"], objects[0]["value"], objects[0]["section"], objects[0]["line"]) == \
+        ("SOE.INVENTORIES (TABLE)", 22.39, "ash_top_objects", 325)
+    assert "in USERS" in objects[0]["detail"] and len(objects) == 3

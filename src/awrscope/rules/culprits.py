@@ -200,6 +200,20 @@ def find(report: Report, orders: tuple[str, ...], db_time_s: float | None, kinds
     return [], "needs " + " or ".join(_section_title(o) for o in orders) + " (not printed in this report)"
 
 
+def ash_objects_by_event(ash: Report, n: int = 3) -> dict[str, list[Culprit]]:
+    """An ASH report's Top DB Objects by the event each object was waited on most: event -> culprits."""
+    out: dict[str, list[Culprit]] = {}
+    for row in ash.sections.get("ash_top_objects") or ():
+        ev, pct = (row.text.get("event") or "").lower(), row.values.get("pct_event") or row.values.get("pct_activity")
+        if not ev or not pct or not row.name:
+            continue
+        detail = "; ".join(x for x in (f"in {row.text['tablespace']}" if row.text.get("tablespace") else "",
+                                       f"waiting on {row.text.get('event')}") if x)
+        out.setdefault(ev, []).append(Culprit("segment", row.name, detail, "sampled activity on the event", pct, "%",
+                                              None, "ASH activity", "ash_top_objects", row.line))
+    return {k: sorted(v, key=lambda c: -c.value)[:n] for k, v in out.items()}
+
+
 def ash_sql_by_event(ash: Report, n: int = 3) -> dict[str, list[Culprit]]:
     """An ASH report's Top SQL by the event each statement waited on most: event -> culprits."""
     sec = ash.sections.get("ash_top_sql")

@@ -86,6 +86,11 @@ def _starts_module(cells: dict[str, str]) -> tuple | None:
     return cell(cells, r"^service$"), module
 
 
+def _starts_object(cells: dict[str, str]) -> tuple | None:
+    ident = cell(cells, r"^objectid$")
+    return (ident,) if ident.isdigit() and _num(cell(cells, PCT_ACTIVITY)) is not None else None
+
+
 def _starts_slot(cells: dict[str, str]) -> tuple | None:
     slot = " ".join(cell(cells, r"^slottime").split())
     # the hidden repeat of an HTML continuation row prints the count without separators
@@ -152,6 +157,22 @@ def map_sessions(table: Table, key: str, ctx: Context) -> Section | None:
                 if r.get(p)}
         rows.append(Row(sid, r.line, values, text))
     units = {"pct_activity": "%", "pct_event": "%", "user": "text", "program": "text", "event": "text"}
+    return _section(key, table, units, rows)
+
+
+def map_objects(table: Table, key: str, ctx: Context) -> Section | None:
+    """Top DB Objects: an object's share of the activity on Application, Cluster, User I/O and buffer busy
+    waits, its top event and that event's share, its name ('SOE.INVENTORIES (TABLE)') and tablespace."""
+    rows = []
+    for r in table.records:
+        values: dict[str, float | None] = {"pct_activity": _num(r.get(PCT_ACTIVITY))}
+        pct_event = _num(r.get(PCT_EVENT))
+        if pct_event is not None:
+            values["pct_event"] = pct_event
+        text = {f: r.get(p) for f, p in (("object_id", r"^objectid$"), ("event", EVENT), ("tablespace", r"^tablespace$"))
+                if r.get(p)}
+        rows.append(Row(r.get(r"^objectname") or r.get(r"^objectid$"), r.line, values, text))
+    units = {"pct_activity": "%", "pct_event": "%", "object_id": "text", "event": "text", "tablespace": "text"}
     return _section(key, table, units, rows)
 
 
@@ -245,6 +266,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("ash_top_sessions", patterns.compile(r"^top sessions$"), _starts_session, map_sessions),
     Spec("ash_top_modules", patterns.compile(r"^top service/module$"), _starts_module, map_modules),
     Spec("ash_activity_over_time", patterns.compile(r"^activity over time$"), _starts_slot, map_activity),
+    Spec("ash_top_objects", patterns.compile(r"^top db objects$"), _starts_object, map_objects),
 )
 
 
