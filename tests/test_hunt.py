@@ -139,7 +139,12 @@ def test_an_ash_report_says_its_sessions_are_the_foreground_part_and_its_cpu_row
     # in log file sync wait for is in Top Blocking Sessions ('3, 1( 1) 14.42 log file sync', line 302)
     assert "Top SQL with Top Events" in finding(doc, "G06")["recommendation"]
     assert "SQL ordered by Reads" not in finding(doc, "G06")["recommendation"]
-    assert "Top Blocking Sessions the LGWR" in finding(doc, "R17")["culprits_missing"]
+    r17 = finding(doc, "R17")
+    assert "Top Blocking Sessions the LGWR" in r17["culprits_missing"] and "parallel write" not in r17["culprits_missing"]
+    # the redo writers' own samples: 'log file parallel write  System I/O  5.80  0.89' (line 39)
+    (writing,) = [e for e in r17["evidence"] if e["metric"] == "ash_aas[log file parallel write]"]
+    assert writing["value"] == 0.89 and writing["source"][0]["line"] == 39
+    assert any("0.89 sessions on average" in c and "writing most of the window" in c for c in r17["caveats"])
     r08 = next(f for f in doc["observations"] if f["id"] == "R08")
     assert "commits" not in (r08.get("culprits_missing") or "")
     # Top DB Objects names what the reads were of: '20124  22.39 db file sequential read  22.39' over

@@ -232,8 +232,9 @@ def _finding_events(f: dict) -> set[str]:
     evidence = f.get("evidence") or []
     if f.get("id") == "G01":  # the headline's evidence lists the top five components: it is about the first
         evidence = evidence[:1]
+    # a background event in the evidence (LGWR's writes beside log file sync) is no wait of the sessions'
     out = {m.split("[", 1)[1][:-1].lower() for m in (e.get("metric") or "" for e in evidence)
-           if "[" in m and m.endswith("]")}
+           if "[" in m and m.endswith("]") and not m.startswith(("bg_", "ash_aas["))}
     if f.get("id") in ("G02", "G10") or "db cpu" in out:
         out.add("cpu + wait for cpu")
     return out

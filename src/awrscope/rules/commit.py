@@ -4,6 +4,7 @@ They share the single attribution of log file sync time made by commit_path.py."
 from __future__ import annotations
 
 from ..whatif import w1_faster_redo, w2_commit_batching, w5_lgwr_cpu
+from ..metrics.values import Source
 from .base import Context, Evidence, Needs, cap, make_finding, rule
 from .commit_path import LFS, CommitAttribution
 
@@ -424,6 +425,15 @@ def r17(ctx: Context, th: dict):
     if lgwr is not None:
         ev.append(Evidence("bg_time_s[log file parallel write]", round(lgwr.time_s, 3), "s", None, lgwr.sources,
                            "LGWR's write time, without a write count: no latency per write"))
+    caveats = ["the report has no LGWR write latency: the commit wait cannot be split into I/O and non-I/O parts "
+               "(spec C.2), so no cause is asserted"]
+    writing = _ash_redo_writing(ctx) if ash else None
+    if writing is not None:
+        ev.append(writing)
+        caveats.append(f"the redo writers were in 'log file parallel write' {writing.value:g} sessions on average "
+                       "(sampled): " + ("they were writing most of the window, so commits may queue behind writes as "
+                                        "much as behind each write's latency" if writing.value >= 0.5 else
+                                        "they were idle most of the window"))
     base = "of sampled foreground activity" if ash else "of DB time"
     per = f" at {lfs.avg_ms:.2f} ms per commit" if lfs.avg_ms is not None else ""
     return make_finding(ctx, "R17", seconds, "medium" if not ash else "low", ev,
@@ -434,5 +444,15 @@ def r17(ctx: Context, th: dict):
                         title=f"Commit waits: log file sync {pct:.1f} % {base}{per}; LGWR write time not in the report",
                         confirm="log file parallel write average in an AWR report of the same window; iostat on the redo devices.",
                         refute="LGWR writes fast and few commits per second.",
-                        caveats=["the report has no LGWR write latency: the commit wait cannot be split into I/O and "
-                                 "non-I/O parts (spec C.2), so no cause is asserted"])
+                        caveats=caveats)
+
+
+def _ash_redo_writing(ctx: Context) -> Evidence | None:
+    """How much of an ASH window the redo writers spent writing: the average active sessions of Top Background
+    Events' 'log file parallel write' (LGWR, and its LGnn workers from 12c, sampled like any session)."""
+    for row in ctx.report.sections.get("ash_top_bg_events") or ():
+        if (row.name or "").lower() == "log file parallel write" and row.values.get("aas") is not None:
+            src = Source("ash_top_bg_events", row.name, "aas", row.line, row.values["aas"])
+            return Evidence("ash_aas[log file parallel write]", row.values["aas"], "sessions", None, (src,),
+                            f"{row.values.get('pct_db_time') or 0:g} % of the sampled activity")
+    return None
