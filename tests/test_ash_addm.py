@@ -23,7 +23,7 @@ from awrscope.parsers.ash import DB_TIME_NOTE
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "src/awrscope/schema/parse.schema.json").read_text())
 FILES = sorted(p.name for p in CORPUS.glob("*") if p.name.startswith(("ash_", "addm_"))) if CORPUS.is_dir() else []
 ASH_SECTIONS = ("top_events", "ash_top_bg_events", "ash_top_sql", "ash_top_sessions", "ash_top_modules",
-                "ash_activity_over_time", "ash_activity_events", "ash_top_objects")
+                "ash_activity_over_time", "ash_activity_events", "ash_top_objects", "ash_top_blockers")
 
 
 def rows(report, key):
@@ -432,3 +432,13 @@ def test_top_db_objects_are_read(corpus, name, first):
     assert (row.name, row.line, row.text["object_id"], row.values["pct_activity"], row.values["pct_event"],
             row.text["tablespace"]) == first
     assert row.text["event"] == "db file sequential read"
+
+
+def test_top_blocking_sessions_are_read(corpus):
+    """10.2.0.4 text, lines 205-206: '7192,    1      28.18 log file sync   28.18' over
+    'SYS  oracle@db-dcle...on.com (LGWR)  48/60 [ 80%]  0': LGWR blocked 28.18 % of the activity, in log file
+    sync, and was itself active in 48 of the 60 samples."""
+    [row] = rows(parse_path(corpus / "ash_txt_10204_ramlaxman12_dclej1.txt"), "ash_top_blockers")
+    assert (row.name, row.line, row.values["pct_activity"], row.values["pct_event"]) == ("7192, 1", 205, 28.18, 28.18)
+    assert (row.text["event"], row.text["program"], row.text["samples_active"]) == \
+        ("log file sync", "oracle@db-dcle...on.com (LGWR)", "48/60 [ 80%]")

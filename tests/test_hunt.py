@@ -153,3 +153,8 @@ def test_an_ash_report_says_its_sessions_are_the_foreground_part_and_its_cpu_row
     assert (objects[0]["name"], objects[0]["value"], objects[0]["section"], objects[0]["line"]) == \
         ("SOE.INVENTORIES (TABLE)", 22.39, "ash_top_objects", 325)
     assert "in USERS" in objects[0]["detail"] and len(objects) == 3
+    # Top Blocking Sessions names whom the commits waited for: '3, 1( 1)  14.42 log file sync  14.42' over
+    # 'SYS  oracle@helicon (LGWR)  153/300 [ 51%]' (lines 302-303)
+    (lgwr,) = [c for c in r17["culprits"] if c["kind"] == "session"]
+    assert (lgwr["name"], lgwr["value"], lgwr["line"]) == ("LGWR (sid 3, 1( 1))", 14.42, 302)
+    assert "itself active in 153/300 [ 51%] samples" in lgwr["detail"]

@@ -9,7 +9,7 @@ from .metrics.invariants import check as check_invariants
 from .model import Report
 from .rules import run_rules
 from .rules.addm import beside as addm_beside
-from .rules.culprits import ash_objects_by_event, ash_sql_by_event
+from .rules.culprits import ash_blockers_by_event, ash_objects_by_event, ash_sql_by_event
 
 ANALYSIS_SCHEMA_VERSION = "1.0"
 
@@ -113,7 +113,11 @@ def _analyze_one(report: Report, config: dict) -> dict:
     if report.kind == "ash":
         doc["ash_activity"] = ash_activity(report)
         doc["ash_sql_by_event"] = {ev: [c.as_dict() for c in cs] for ev, cs in ash_sql_by_event(report).items()}
-        _ash_culprits_by_event(doc, {ev: [c.as_dict() for c in cs] for ev, cs in ash_objects_by_event(report).items()})
+        extra: dict[str, list[dict]] = {}  # event -> the objects waited on and the sessions that blocked in it
+        for by in (ash_objects_by_event, ash_blockers_by_event):
+            for ev, cs in by(report).items():
+                extra.setdefault(ev, []).extend(c.as_dict() for c in cs)
+        _ash_culprits_by_event(doc, extra)
     if "addm_findings" in report.sections:
         h = doc["verdict"]["headline"]
         # annotations are awrscope's statements about a part of DB time too (CPU on an unsaturated host, healthy reads)
@@ -187,17 +191,20 @@ def join_ash(docs: list[dict], min_overlap: float = 0.5) -> None:
                        "findings_named": named}
 
 
-def _ash_culprits_by_event(doc: dict, objects_by_event: dict[str, list[dict]]) -> None:
+def _ash_culprits_by_event(doc: dict, extra_by_event: dict[str, list[dict]]) -> None:
     """In an ASH report a finding's statements are those ASH saw waiting on the finding's events (Top SQL with Top
     Events), not the top statements of all activity: a SELECT waiting on reads is no culprit of commit waits. Its
-    objects are those of Top DB Objects waited on for its events (the report has no segment statistics)."""
+    objects are those of Top DB Objects waited on for its events (the report has no segment statistics), and its
+    blockers those of Top Blocking Sessions that caused them (LGWR for log file sync): the first three of each."""
     by_event = doc["ash_sql_by_event"]
     h = (doc.get("verdict") or {}).get("headline")
     for f in doc["findings"] + doc["observations"] + ([h] if h else []):
         events = _finding_events(f)
         if not events:
             continue
-        objects = sorted((c for ev in events for c in objects_by_event.get(ev, ())), key=lambda c: -c["value"])[:3]
+        pool = [c for ev in events for c in extra_by_event.get(ev, ())]
+        objects = [c for kind in ("segment", "session")
+                   for c in sorted((c for c in pool if c["kind"] == kind), key=lambda c: -c["value"])[:3]]
         if not any(c["kind"] == "sql" for c in f.get("culprits") or ()):
             if objects:
                 f["culprits"] = list(f.get("culprits") or ()) + objects

@@ -214,6 +214,29 @@ def ash_objects_by_event(ash: Report, n: int = 3) -> dict[str, list[Culprit]]:
     return {k: sorted(v, key=lambda c: -c.value)[:n] for k, v in out.items()}
 
 
+_PROCESS = patterns.compile(r"\(([A-Z][A-Z0-9]{1,5})\)\s*$")  # 'oracle@helicon (LGWR)' -> LGWR
+
+
+def ash_blockers_by_event(ash: Report, n: int = 3) -> dict[str, list[Culprit]]:
+    """An ASH report's Top Blocking Sessions by the event they caused: event -> culprits (the session, its
+    process or user, and in how many samples it was itself active)."""
+    out: dict[str, list[Culprit]] = {}
+    for row in ash.sections.get("ash_top_blockers") or ():
+        ev, pct = (row.text.get("event") or "").lower(), row.values.get("pct_event") or row.values.get("pct_activity")
+        if not ev or not pct or not row.name:
+            continue
+        proc = _PROCESS.search(row.text.get("program") or "")
+        who = proc.group(1) if proc else (row.text.get("user") or "session")
+        detail = "; ".join(x for x in (f"{row.text.get('user') or ''} {row.text.get('program') or ''}".strip(),
+                                       f"causing {row.text.get('event')}",
+                                       f"itself active in {row.text['samples_active']} samples"
+                                       if row.text.get("samples_active") else "") if x)
+        out.setdefault(ev, []).append(Culprit("session", f"{who} (sid {row.name})", detail,
+                                              "of the activity blocked in the event", pct, "%", None, "ASH activity",
+                                              "ash_top_blockers", row.line))
+    return {k: sorted(v, key=lambda c: -c.value)[:n] for k, v in out.items()}
+
+
 def ash_sql_by_event(ash: Report, n: int = 3) -> dict[str, list[Culprit]]:
     """An ASH report's Top SQL by the event each statement waited on most: event -> culprits."""
     sec = ash.sections.get("ash_top_sql")

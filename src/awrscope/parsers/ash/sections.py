@@ -86,6 +86,11 @@ def _starts_module(cells: dict[str, str]) -> tuple | None:
     return cell(cells, r"^service$"), module
 
 
+def _starts_blocker(cells: dict[str, str]) -> tuple | None:
+    sid = " ".join(cell(cells, r"^blockingsid").split())
+    return (sid,) if _SID.match(sid) and _num(cell(cells, PCT_ACTIVITY)) is not None else None
+
+
 def _starts_object(cells: dict[str, str]) -> tuple | None:
     ident = cell(cells, r"^objectid$")
     return (ident,) if ident.isdigit() and _num(cell(cells, PCT_ACTIVITY)) is not None else None
@@ -157,6 +162,25 @@ def map_sessions(table: Table, key: str, ctx: Context) -> Section | None:
                 if r.get(p)}
         rows.append(Row(sid, r.line, values, text))
     units = {"pct_activity": "%", "pct_event": "%", "user": "text", "program": "text", "event": "text"}
+    return _section(key, table, units, rows)
+
+
+def map_blockers(table: Table, key: str, ctx: Context) -> Section | None:
+    """Top Blocking Sessions: a blocking session ('sid, serial# (inst)' as printed), the share of activity it
+    caused and of the event it caused, its user and program, and in how many samples it was itself active."""
+    rows = []
+    for r in table.records:
+        sid = " ".join(r.get(r"^blockingsid").split())
+        values: dict[str, float | None] = {"pct_activity": _num(r.get(PCT_ACTIVITY))}
+        pct_event = _num(r.get(PCT_EVENT))
+        if pct_event is not None:
+            values["pct_event"] = pct_event
+        text = {f: " ".join(r.get(p).split()) for f, p in (("event", r"^eventcaused$"), ("user", r"^user$"),
+                                                            ("program", r"^program$"),
+                                                            ("samples_active", r"^#samplesactive$")) if r.get(p)}
+        rows.append(Row(sid, r.line, values, text))
+    units = {"pct_activity": "%", "pct_event": "%", "event": "text", "user": "text", "program": "text",
+             "samples_active": "text"}
     return _section(key, table, units, rows)
 
 
@@ -267,6 +291,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("ash_top_modules", patterns.compile(r"^top service/module$"), _starts_module, map_modules),
     Spec("ash_activity_over_time", patterns.compile(r"^activity over time$"), _starts_slot, map_activity),
     Spec("ash_top_objects", patterns.compile(r"^top db objects$"), _starts_object, map_objects),
+    Spec("ash_top_blockers", patterns.compile(r"^top blocking sessions$"), _starts_blocker, map_blockers),
 )
 
 
