@@ -158,3 +158,23 @@ def test_an_ash_report_says_its_sessions_are_the_foreground_part_and_its_cpu_row
     (lgwr,) = [c for c in r17["culprits"] if c["kind"] == "session"]
     assert (lgwr["name"], lgwr["value"], lgwr["line"]) == ("LGWR (sid 3, 1( 1))", 14.42, 302)
     assert "itself active in 153/300 [ 51%] samples" in lgwr["detail"]
+
+
+def test_an_error_printed_under_the_database_table_is_not_read_as_its_rows():
+    """Statspack 9.2.0.1 (nabeelkhan/Oracle-DBA-Life sp_result.lst): 'ORAKIC  3640394792 orakic  1 9.2.0.1.0
+    NO  kic-compaq' (line 8), then SQL*Plus's PLS-00103 error text with no blank line between (lines 9-26). Those
+    lines were read as rows of the table: release 'su', instance 'min prior sql', host 'following:'. A row of
+    the database table has a number for its DB Id."""
+    r = parse_path(HUNT / "statspack_txt_92010_nabeelkhan_orakic_3_4_INVALID_PREFIX.lst")
+    h = r.header
+    assert (h.db_name, h.dbid, h.version, h.host) == ("ORAKIC", 3640394792, "9.2.0.1.0", "kic-compaq")
+    assert [i.name for i in h.instances] == ["orakic"]
+    assert any("RESULTS ARE INVALID" in i.message for i in r.issues)
+    # 'ERROR: Snapshots chosen span an instance shutdown: RESULTS ARE INVALID' (line 3): every wait printed 0 s
+    # and CPU time 55 s, 99.93 % of the total; the verdict rated that CRITICAL as if it were a share of DB time
+    doc = analyze_path(HUNT / "statspack_txt_92010_nabeelkhan_orakic_3_4_INVALID_PREFIX.lst")
+    headline = doc["verdict"]["headline"]
+    assert headline["severity"] == "info" and headline["title"].endswith("span an instance restart: not to be trusted")
+    assert headline["confidence"] == "low"
+    assert all(f["confidence"] == "low" and any("instance restart" in c for c in f["caveats"])
+               for f in doc["findings"] + doc["observations"])

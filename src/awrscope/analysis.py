@@ -7,6 +7,7 @@ from .metrics.activity import ash_activity
 from .metrics.instances import instance_breakdown
 from .metrics.invariants import check as check_invariants
 from .model import Report
+from .parsers.report import ACROSS_RESTART
 from .rules import run_rules
 from .rules.addm import beside as addm_beside
 from .rules.culprits import ash_blockers_by_event, ash_objects_by_event, ash_sql_by_event
@@ -78,8 +79,12 @@ def _analyze_one(report: Report, config: dict) -> dict:
     m = derive(report, alpha=alpha)
     res = run_rules(report, m, config)
     violations = check_invariants(report, m)
+    restart = any(i.level == "error" and i.message == ACROSS_RESTART for i in report.issues)
     h = report.header
     dbt = m.v("db_time_s")
+    if restart and res.headline is not None:  # a share of deltas across a restart rates nothing
+        res.headline.title += "; the snapshots span an instance restart: not to be trusted"
+        res.headline.severity = "info"
     doc = {
         "schema_version": ANALYSIS_SCHEMA_VERSION,
         "source": {"path": report.source_path, "sha256": report.source_sha256, "bytes": report.source_bytes},
@@ -93,14 +98,14 @@ def _analyze_one(report: Report, config: dict) -> dict:
         },
         "verdict": {
             "load": res.ctx.load.as_dict(),
-            "headline": _doubted(res.headline.as_dict(), violations) if res.headline else None,
+            "headline": _doubted(res.headline.as_dict(), violations, restart) if res.headline else None,
         },
         "addm": None,
         "metrics": m.as_dict(),
         "commit_path": res.ctx.commit.as_dict(dbt) if res.ctx.commit is not None else None,
         "ledger": res.ctx.ledger.as_dict() if res.ctx.ledger is not None else None,
-        "findings": [_doubted(f.as_dict(), violations) for f in res.findings],
-        "observations": [_doubted(f.as_dict(), violations) for f in res.observations],
+        "findings": [_doubted(f.as_dict(), violations, restart) for f in res.findings],
+        "observations": [_doubted(f.as_dict(), violations, restart) for f in res.observations],
         "annotations": [_annotation(f) for f in res.annotations or ()],
         "not_applicable": [n.as_dict() for n in res.not_applicable],
         "issues": [i.as_dict() for i in report.issues] + [v.as_issue() for v in violations]
@@ -250,9 +255,15 @@ def _finding_events(f: dict) -> set[str]:
 _LOWER = {"high": "medium", "medium": "low", "low": "low"}
 
 
-def _doubted(finding: dict, violations: list) -> dict:
+def _doubted(finding: dict, violations: list, across_restart: bool = False) -> dict:
     """A finding stated on figures that failed a conservation check loses one step of confidence
-    and says which check failed: its share of DB time rests on those figures."""
+    and says which check failed: its share of DB time rests on those figures. On a report whose snapshots span
+    an instance restart every figure is a delta across it: low confidence, said in a caveat."""
+    if across_restart:
+        finding["confidence"] = "low"
+        finding["caveats"] = list(finding.get("caveats") or []) + [
+            "the snapshots span an instance restart (the report says its results are invalid): this rests on "
+            "deltas across it"]
     if not violations:
         return finding
     finding["confidence"] = _LOWER.get(finding["confidence"], finding["confidence"])

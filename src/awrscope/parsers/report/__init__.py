@@ -251,14 +251,16 @@ def _generation(kind: str, version: str | None, sections: dict[str, Section]) ->
     return prefix
 
 
+#: What a report whose snapshots span an instance restart is told (its deltas mix two instances' counters)
+ACROSS_RESTART = ("the report says the instance restarted between the snapshots: its deltas are invalid "
+                  "(Statspack 'RESULTS ARE INVALID'); no metric from it can be trusted")
+
+
 def _check_validity(report: Report, text: str) -> None:
     head = text[:200_000]
     if "RESULTS ARE INVALID" in head or "was shutdown between snapshots" in head or "re-started during" in head \
             or "instance was restarted" in head.lower():
-        report.issues.append(ParseIssue(
-            "error", None, None,
-            "the report says the instance restarted between the snapshots: its deltas are invalid "
-            "(Statspack 'RESULTS ARE INVALID'); no metric from it can be trusted"))
+        report.issues.append(ParseIssue("error", None, None, ACROSS_RESTART))
     if "TIMINGS ARE INVALID" in head:
         report.issues.append(ParseIssue("warning", None, None,
                                         "timed_statistics changed between the snapshots: timings are invalid"))

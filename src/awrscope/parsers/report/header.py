@@ -48,6 +48,8 @@ def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) ->
             if _take_snapshot(h, label, cols, cells, line):
                 continue
             row_cols, row_cells = _by_tokens(cols, cells)
+            if not _is_database_row(row_cols, row_cells):
+                continue
             inst = _fill(h, inst, row_cols, row_cells)
     if inst.name or inst.number is not None:
         h.instances = [inst]
@@ -70,6 +72,16 @@ def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) ->
         i0 = h.instances[0]
         h.instances[0] = Instance(i0.name, i0.number, h.host, i0.startup_time)
     return h
+
+
+def _is_database_row(cols: list[str], cells: list[str]) -> bool:
+    """Whether a row under the database table's header is one: its DB Id is a number. Free text a SQL*Plus error
+    printed under the table (Statspack 9.2 'PLS-00103: Encountered the symbol ...' lines) ran into the table and
+    made the release 'su', the instance 'min prior sql' and the host 'following:'."""
+    if "db id" not in cols:
+        return True
+    k = cols.index("db id")
+    return k < len(cells) and parse_number(cells[k]).value is not None
 
 
 def _is_host_wrap(lines: list[str], idx: int) -> bool:
