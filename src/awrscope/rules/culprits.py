@@ -41,7 +41,7 @@ _SEG_SHARE = patterns.compile(r"^(pct_of_capture|pct_total)$")
 
 
 class Culprit(Struct, frozen=True):
-    kind: str  # sql | segment | tablespace
+    kind: str  # sql | segment | tablespace | session (an ASH report's blocking session)
     name: str  # SQL id / hash value, OWNER.OBJECT, tablespace name
     detail: str  # module and SQL text excerpt; object type and tablespace
     measure: str
