@@ -187,7 +187,14 @@ def time_base(b: Builder) -> None:
                   low=True)
         else:
             m.db_time_basis = "time model" if tm_src else "header"
-            b.put("db_time_s", r.db_time_s, [tm_src or Source("header", "DB Time", "db_time_min", h.db_time_line or h.line, h.db_time_min)])
+            note = None
+            if not tm_src and r.kind in ("awr", "statspack") and h.db_time_min and 100.0 * 0.3 / r.db_time_s > 0.5:
+                # the header prints minutes to two decimals: 0.86 min is 51.6 s give or take 0.3 s
+                m.db_time_confidence = "medium"
+                note = (f"DB time from the header's {h.db_time_min:g} minutes (printed to 0.01 min, within 0.3 s: "
+                        f"{100.0 * 0.3 / r.db_time_s:.1f} % of it); the time model's DB time row is not in the report")
+            b.put("db_time_s", r.db_time_s, [tm_src or Source("header", "DB Time", "db_time_min", h.db_time_line or h.line, h.db_time_min)],
+                  note=note)
     else:
         base = _call_time_base(r)
         if base is not None:
