@@ -105,6 +105,26 @@ def _starts_slot(cells: dict[str, str]) -> tuple | None:
 # -- mappers --------------------------------------------------------------------------------
 
 
+def _shares(r: Record) -> dict[str, float | None]:
+    """A record's share of all activity, and of its event where printed."""
+    values: dict[str, float | None] = {"pct_activity": _num(r.get(PCT_ACTIVITY))}
+    pct_event = _num(r.get(PCT_EVENT))
+    if pct_event is not None:
+        values["pct_event"] = pct_event
+    return values
+
+
+def _texts(r: Record, fields: tuple[tuple[str, str], ...], squash: bool = False) -> dict[str, str]:
+    """The record's printed text fields (field, column pattern), the blank ones left out; ``squash``: white space
+    runs made one space (a program name wrapped in its column)."""
+    out = {}
+    for f, pattern in fields:
+        v = r.get(pattern)
+        if v:
+            out[f] = " ".join(v.split()) if squash else v
+    return out
+
+
 def map_events(table: Table, key: str, ctx: Context) -> Section | None:
     """Top User (or Background) Events: % Activity (10.2) or % Event (11g+) of all sampled
     activity, average active sessions, event class."""
@@ -154,13 +174,8 @@ def map_sessions(table: Table, key: str, ctx: Context) -> Section | None:
     rows = []
     for r in table.records:
         sid = " ".join(r.get(r"^sid,serial").split())
-        values: dict[str, float | None] = {"pct_activity": _num(r.get(PCT_ACTIVITY))}
-        pct_event = _num(r.get(PCT_EVENT))
-        if pct_event is not None:
-            values["pct_event"] = pct_event
-        text = {f: r.get(p) for f, p in (("user", r"^user$"), ("program", r"^program$"), ("event", EVENT))
-                if r.get(p)}
-        rows.append(Row(sid, r.line, values, text))
+        text = _texts(r, (("user", r"^user$"), ("program", r"^program$"), ("event", EVENT)))
+        rows.append(Row(sid, r.line, _shares(r), text))
     units = {"pct_activity": "%", "pct_event": "%", "user": "text", "program": "text", "event": "text"}
     return _section(key, table, units, rows)
 
@@ -171,14 +186,9 @@ def map_blockers(table: Table, key: str, ctx: Context) -> Section | None:
     rows = []
     for r in table.records:
         sid = " ".join(r.get(r"^blockingsid").split())
-        values: dict[str, float | None] = {"pct_activity": _num(r.get(PCT_ACTIVITY))}
-        pct_event = _num(r.get(PCT_EVENT))
-        if pct_event is not None:
-            values["pct_event"] = pct_event
-        text = {f: " ".join(r.get(p).split()) for f, p in (("event", r"^eventcaused$"), ("user", r"^user$"),
-                                                            ("program", r"^program$"),
-                                                            ("samples_active", r"^#samplesactive$")) if r.get(p)}
-        rows.append(Row(sid, r.line, values, text))
+        text = _texts(r, (("event", r"^eventcaused$"), ("user", r"^user$"), ("program", r"^program$"),
+                          ("samples_active", r"^#samplesactive$")), squash=True)
+        rows.append(Row(sid, r.line, _shares(r), text))
     units = {"pct_activity": "%", "pct_event": "%", "event": "text", "user": "text", "program": "text",
              "samples_active": "text"}
     return _section(key, table, units, rows)
@@ -189,13 +199,8 @@ def map_objects(table: Table, key: str, ctx: Context) -> Section | None:
     waits, its top event and that event's share, its name ('SOE.INVENTORIES (TABLE)') and tablespace."""
     rows = []
     for r in table.records:
-        values: dict[str, float | None] = {"pct_activity": _num(r.get(PCT_ACTIVITY))}
-        pct_event = _num(r.get(PCT_EVENT))
-        if pct_event is not None:
-            values["pct_event"] = pct_event
-        text = {f: r.get(p) for f, p in (("object_id", r"^objectid$"), ("event", EVENT), ("tablespace", r"^tablespace$"))
-                if r.get(p)}
-        rows.append(Row(r.get(r"^objectname") or r.get(r"^objectid$"), r.line, values, text))
+        text = _texts(r, (("object_id", r"^objectid$"), ("event", EVENT), ("tablespace", r"^tablespace$")))
+        rows.append(Row(r.get(r"^objectname") or r.get(r"^objectid$"), r.line, _shares(r), text))
     units = {"pct_activity": "%", "pct_event": "%", "object_id": "text", "event": "text", "tablespace": "text"}
     return _section(key, table, units, rows)
 
