@@ -133,6 +133,7 @@ def test_an_ash_report_says_its_sessions_are_the_foreground_part_and_its_cpu_row
     leaves = {l["name"]: l for l in doc["ledger"]["leaves"]}
     cpu = leaves["CPU + Wait for CPU"]
     assert cpu["kind"] == "cpu" and cpu["source"][0]["line"] == 30 and "DB CPU" not in leaves
+    assert "not CPU-bound (CPU + Wait for CPU 6.2 % of DB time)" in doc["verdict"]["load"]["summary"]
     rest = next(l for l in doc["ledger"]["leaves"] if l["kind"] == "remainder")
     assert "CPU queue" not in (rest["note"] or doc["ledger"]["remainder_meaning"])
     # the advice names the report's own sections: it has no 'SQL ordered by Reads'; the LGWR that the sessions

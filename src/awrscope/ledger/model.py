@@ -25,8 +25,6 @@ CPU = "db cpu"
 #: This many foreground waits with no time at all is untimed waiting (timed_statistics off), not a CPU-only database.
 UNTIMED_WAITS = 1000
 REMAINDER = "(remainder)"
-#: ASH's CPU row: sessions on CPU and in the run queue, sampled alike
-ASH_CPU_ROW = "cpu + wait for cpu"
 
 
 
@@ -195,9 +193,7 @@ def build(m: Metrics, report=None) -> Ledger | None:
     leaves: dict[str, Leaf] = {}
     cpu = m.get("db_cpu_s")
     if cpu is not None and cpu.value is not None:
-        # ASH samples sessions on CPU and in the CPU run queue as one: its row says so, and so does the leaf
-        queued = any(src.row and src.row.lower() == ASH_CPU_ROW for src in cpu.sources)
-        leaves[CPU] = Leaf(CPU, "CPU + Wait for CPU" if queued else "DB CPU", "cpu", cpu.value, "CPU", cpu.sources)
+        leaves[CPU] = Leaf(CPU, m.cpu_label(), "cpu", cpu.value, "CPU", cpu.sources)
     for key, e in m.fg_events.items():
         if key in leaves or e.time_s is None:
             continue

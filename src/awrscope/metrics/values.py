@@ -114,6 +114,13 @@ class Metrics(Struct):
         m = self.values.get(key)
         return m.value if m else None
 
+    def cpu_label(self) -> str:
+        """What the CPU part of DB time is called: 'CPU + Wait for CPU' where it is ASH's row (sessions on CPU and in
+        the run queue, sampled alike), else 'DB CPU'."""
+        cpu = self.values.get("db_cpu_s")
+        queued = cpu is not None and any((s.row or "").lower() == "cpu + wait for cpu" for s in cpu.sources)
+        return "CPU + Wait for CPU" if queued else "DB CPU"
+
     def fg(self, event: str) -> EventTime | None:
         return self.fg_events.get(event.lower())
 

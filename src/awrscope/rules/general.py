@@ -107,7 +107,7 @@ def g02(ctx: Context, th: dict):
                      ("CPU-bound workload on a saturated host: " if saturated else "DB time is mostly CPU: ")
                      + "tune the SQL with most CPU and logical reads (SQL ordered by CPU Time / Gets), check host CPU "
                      "capacity and non-Oracle consumers. Write-path changes will not help this part.",
-                     title=(f"CPU bound: DB CPU {p:.1f} % of DB time" if saturated or unknown else
+                     title=(f"CPU bound: {m.cpu_label()} {p:.1f} % of DB time" if saturated or unknown else
                             f"DB time is mostly CPU ({p:.1f} %); the host is not saturated")
                            + (f", host {pct_text(busy)} busy" if busy is not None else
                               f", CPU demand {demand:.2g} of the CPUs" if demand is not None else ""))

@@ -163,7 +163,7 @@ def assess_load(m: Metrics, config: dict | None = None) -> Load:
             return Load("busy", aas, cpus, cores,
                         on + ": more sessions active than CPUs; the report prints neither DB CPU nor host CPU "
                         "use, so whether they queue for CPU or wait cannot be told")
-        facts = ", ".join(([f"DB CPU {p:.1f} % of DB time"] if p is not None else [])
+        facts = ", ".join(([f"{m.cpu_label()} {p:.1f} % of DB time"] if p is not None else [])
                           + ([f"host {pct_text(busy)} busy"] if busy is not None else []))
         if (p is not None and p >= 50.0) or (busy is not None and busy >= QUEUE_BUSY_PCT):
             return Load("busy", aas, cpus, cores,

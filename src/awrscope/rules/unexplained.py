@@ -104,9 +104,10 @@ def g15(ctx: Context, th: dict):
     cpu = led.leaf(CPU)
     if cpu is not None and not _covered(cpu) and led.pct(cpu.free) >= th["pct"] and cpu.free >= 0.5 * cpu.seconds:
         busy = ctx.m.v("host_cpu_busy_pct")
-        led.annotate(CPU, "G15", f"DB CPU {led.pct(cpu.seconds):.1f} % of DB time"
-                     + (f", host {pct_text(busy)} busy" if busy is not None else "")
-                     + ": the SQL with most CPU (SQL ordered by CPU Time) is where to tune it")
+        where = ("the statements ASH saw on CPU (Top SQL with Top Events) are" if ctx.report.kind == "ash" else
+                 "the SQL with most CPU (SQL ordered by CPU Time) is")
+        led.annotate(CPU, "G15", f"{cpu.name} {led.pct(cpu.seconds):.1f} % of DB time"
+                     + (f", host {pct_text(busy)} busy" if busy is not None else "") + f": {where} where to tune it")
     rest = led.leaf("(remainder)")
     if rest is not None and rest.name == "not itemised" and not _covered(rest) and led.pct(rest.free) >= th["pct"]:
         led.annotate("(remainder)", "G15", f"{led.pct(rest.seconds):.1f} % of DB time is in no event the report itemises "
