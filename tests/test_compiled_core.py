@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from awrscope.parsers import numbers
-from awrscope.parsers.report.html import tables
+from awrscope.parsers.report.html import scanner, tables
 from awrscope.parsers.report.sections import common
 from awrscope.parsers.report.text import tables as text_tables
 
@@ -28,6 +28,7 @@ def test_the_compiled_cutter_is_built_where_a_compiler_is():
     assert tables.cut_rows is tables._compiled_cut_rows
     assert text_tables._compiled is not None
     assert numbers._compiled is not None and numbers.parse_number is numbers._compiled.parse_number
+    assert scanner._compiled_next_event is not None
 
 
 def _parse_all(corpus, pure: bool) -> tuple[bytes, bytes]:
@@ -127,8 +128,9 @@ def test_wide_rows_long_rows_and_characters_past_latin1():
 def test_pure_python_when_asked():
     code = ("from awrscope.parsers.report.html import tables; from awrscope.parsers.report.text import tables as t; "
             "from awrscope.parsers import numbers as n; "
+            "from awrscope.parsers.report.html import scanner as s; "
             "print(tables.cut_rows is tables._cut_rows and t._compiled is None and n._compiled is None "
-            "and n.parse_number is n.python_parse_number)")
+            "and n.parse_number is n.python_parse_number and s._compiled_next_event is None)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "AWRSCOPE_PURE_PYTHON": "1"})
     assert run.stdout.strip() == "True"
@@ -179,6 +181,27 @@ def test_the_quoted_gt_look_is_the_pattern(text):
     from awrscope.parsers.report.html import _cut
 
     assert _cut.has_quoted_gt(text) == (tables._QUOTED_GT.search(text) is not None)
+
+
+_EVENT_PIECES = ["<table", "</table", "<!--", "<script", "<style", "<tabl", "</tabl", "<!-", "<scrip", "<styl", "<",
+                 "/", "table", "<tr>", "-->", "x", " ", "\n", "\xe9", "\u0100"]
+
+
+@compiled
+@settings(max_examples=4000, deadline=None)
+@given(st.lists(st.sampled_from(_EVENT_PIECES), max_size=30), st.integers(-2, 120))
+def test_both_table_event_finders_agree(pieces, start):
+    """The next '<table', '</table', '<!--', '<script' or '<style' of a table's scan, found in one pass by the
+    compiled finder as by the Python scanner's five finds; a text past Latin-1 is left to the Python one (-2)."""
+    low = "".join(pieces)
+    s = scanner._Scanner(low, scanner._Splitter())
+    want = s._next_table_event(low, max(start, 0))
+    got = scanner._compiled_next_event(low, start)
+    assert got == (-2 if not all(c <= "\xff" for c in low) else want)
+    while got >= 0:  # the scan asks again from past each event (its cache of five finds moving on): still alike
+        after = got + 1
+        got = scanner._compiled_next_event(low, after)
+        assert got == s._next_table_event(low, after)
 
 
 _LINE_PIECES = ["1,234", "0.5", "x", "User I/O", "log file sync", " ", "  ", "   ", "\t", "\xa0", "\x0c", "é", "-", "->",

@@ -561,6 +561,37 @@ static PyObject *has_quoted_gt(PyObject *Py_UNUSED(module), PyObject *arg)
     return PyBool_FromLong(quoted_gt(&t, PyUnicode_GET_LENGTH(arg)));
 }
 
+
+/* The scanner's next table event (scanner._Scanner._next_table_event): the first "<table", "</table", "<!--",
+ * "<script" or "<style" at or after pos in the lower-cased text, in one pass where the Python function runs five
+ * str.find. -1: none left; -2: the text is not one-byte (the Python function's). */
+static PyObject *next_table_event(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *low;
+    Py_ssize_t pos;
+    if (!PyArg_ParseTuple(args, "Un", &low, &pos))
+        return NULL;
+    if (PyUnicode_KIND(low) != PyUnicode_1BYTE_KIND)
+        return PyLong_FromLong(-2);
+    const unsigned char *s = PyUnicode_1BYTE_DATA(low);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(low);
+    if (pos < 0)
+        pos = 0;
+    while (pos < n) {
+        const unsigned char *lt = memchr(s + pos, '<', (size_t)(n - pos));
+        if (lt == NULL)
+            break;
+        Py_ssize_t at = lt - s, left = n - at - 1;
+        const char *after = (const char *)lt + 1;
+        if ((left >= 5 && memcmp(after, "table", 5) == 0) || (left >= 6 && memcmp(after, "/table", 6) == 0) ||
+            (left >= 3 && memcmp(after, "!--", 3) == 0) || (left >= 6 && memcmp(after, "script", 6) == 0) ||
+            (left >= 5 && memcmp(after, "style", 5) == 0))
+            return PyLong_FromSsize_t(at);
+        pos = at + 1;
+    }
+    return PyLong_FromLong(-1);
+}
+
 static PyMethodDef methods[] = {
     {"has_quoted_gt", has_quoted_gt, METH_O, "has_quoted_gt(text) -> bool: tables._QUOTED_GT.search(text) is not None"},
     {"cut_rows", cut_rows, METH_VARARGS,
@@ -568,6 +599,8 @@ static PyMethodDef methods[] = {
      "(header rows, rows) "
      "or None: tables._cut_rows, compiled (quoted -1: look for a quoted '>' here); NotImplemented for a text "
      "with characters past Latin-1"},
+    {"next_table_event", next_table_event, METH_VARARGS,
+     "next_table_event(low, pos) -> int: scanner._Scanner._next_table_event in one pass (-1 none, -2 not one-byte)"},
     {NULL, NULL, 0, NULL},
 };
 

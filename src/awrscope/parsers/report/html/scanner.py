@@ -2,6 +2,7 @@
 tables are only delimited and placed as lazy tables."""
 from __future__ import annotations
 
+import os
 import re
 
 from ....model import ParseIssue
@@ -193,6 +194,9 @@ class _Scanner:
         self.ahead = [-2] * len(_TABLE_EVENTS)  # next position of each of _TABLE_EVENTS (-1: none left)
         self.tables_left = TABLES_FREE + len(text) // TABLE_CHARS
         self.too_deep = False
+        # the compiled event finder reads one-byte texts (it answers -2 for the others)
+        self.next_event = _compiled_next_event if _compiled_next_event is not None and \
+            _compiled_next_event(self.low, len(self.low)) != -2 else self._next_table_event
 
     def run(self) -> None:
         text, sp = self.text, self.splitter
@@ -257,8 +261,9 @@ class _Scanner:
         text, low = self.text, self.low
         stack = [_OpenTable(start, self.lines.at(start.end() - 1))]
         pos = start.end()
+        next_event = self.next_event
         while stack:
-            pos = self._next_table_event(pos)
+            pos = next_event(low, pos)
             if pos < 0:
                 break
             if low.startswith("<!--", pos):
@@ -307,7 +312,7 @@ class _Scanner:
                 stack[-1].holes.append((table.start, len(text), 0))
         return pos if pos > start.end() else len(text)
 
-    def _next_table_event(self, pos: int) -> int:
+    def _next_table_event(self, low: str, pos: int) -> int:
         """Position of the next ``<table``, ``</table``, ``<!--``, ``<script`` or
         ``<style`` at or after ``pos`` (-1: none). Each needle's next position is
         kept, so every needle scans the text once."""
@@ -316,7 +321,7 @@ class _Scanner:
         for k, needle in enumerate(_TABLE_EVENTS):
             at = ahead[k]
             if at < pos and at != -1:
-                at = ahead[k] = self.low.find(needle, pos)
+                at = ahead[k] = low.find(needle, pos)
             if at >= 0 and (best < 0 or at < best):
                 best = at
         return best
@@ -356,6 +361,15 @@ class _Scanner:
         return _LazyTable(self.text, segments, table.line)
 
 _TABLE_EVENTS = ("<table", "</table", "<!--", "<script", "<style")
+
+# _Scanner._next_table_event in one pass, compiled (html/_cut.c), unless turned off (AWRSCOPE_PURE_PYTHON=1: what
+# a machine without a C compiler runs; tests/test_compiled_core.py compares the two)
+try:
+    if os.environ.get("AWRSCOPE_PURE_PYTHON", "") == "1":
+        raise ImportError
+    from ._cut import next_table_event as _compiled_next_event
+except ImportError:
+    _compiled_next_event = None
 
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
