@@ -201,3 +201,28 @@ def test_a_handful_of_single_block_reads_does_not_speak_for_the_direct_reads(cor
     assert "fast" not in g06["title"] and not any(a["id"] == "G06" for a in doc["annotations"])
     assert any("single-block reads are 0.0816 s of the 26,366 s of reads" in c and "direct path read" in c
                for c in g06["caveats"])
+
+
+def test_release_takes_back_exactly_the_claims_and_explanations_of_its_owner():
+    """A rule that does not fire gives back what it claimed and explained, and nothing of another finding's."""
+    from awrscope.ledger.model import Leaf, Ledger
+
+    leaves = {"cpu": Leaf("cpu", "DB CPU", "cpu", 60.0), "log file sync": Leaf("log file sync", "log file sync",
+                                                                                   "wait", 30.0),
+              "db file sequential read": Leaf("db file sequential read", "db file sequential read", "wait", 10.0)}
+    led = Ledger(100.0, 600.0, "DB time (time model)", leaves, "")
+    assert led.claim("R01", "log file sync", 25.0) == 25.0
+    assert led.claim("G02", "log file sync", 25.0) == 5.0  # what R01 left of the leaf
+    assert led.claim("G02", "cpu", 40.0) == 40.0
+    led.explain("R01", "db file sequential read")
+    led.explain("G06", "db file sequential read")
+    led.claim("G09", "no such event", 5.0)
+    led.release("R01")
+    assert leaves["log file sync"].claims == {"G02": 5.0}
+    assert leaves["db file sequential read"].explained_by == ["G06"]
+    assert leaves["cpu"].claims == {"G02": 40.0}
+    assert "R01" not in led.requested and "G09" in led.requested
+    led.release("G02")
+    led.release("G02")  # twice: nothing left to take back
+    assert led.total_claimed() == 0.0 and leaves["cpu"].free == 60.0
+    assert led.claim("R01", "log file sync", 50.0) == 30.0  # the whole leaf is free again

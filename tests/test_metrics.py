@@ -141,3 +141,23 @@ def test_precision_gate_prefers_stat_based_lgwr_latency():
     m = derive(report(bg={"log file parallel write": (10000, 1)}, stats={"redo writes": 10000, "redo write time": 700}))
     assert m["lfpw_ms_per_write"].low_precision
     assert lgwr_latency(m) == (pytest.approx(0.7), "redo_write_ms")
+
+
+def test_a_row_name_cut_short_finds_its_row_only_when_one_row_begins_with_it():
+    """Text reports cut long names at their column ('control file sequential re'): the cut name finds the one row
+    it begins, never one of two, never by fewer than 10 characters, never a row of another spelling's key."""
+    from awrscope.model import Row, make_section
+
+    rows = [Row("control file sequential read", 1, {}, {}), Row("control file parallel write", 2, {}, {}),
+            Row("db file sequential read", 3, {}, {}), Row("db file scattered read", 4, {}, {}),
+            Row("log file sync", 5, {}, {}), Row("=odd name with an equals sign", 6, {}, {})]
+    s = make_section("wait_events", "Wait Events", 1, {}, rows)
+    assert s.row("control file sequential re").line == 1
+    assert s.row("Control  File Parallel").line == 2  # case and spaces as normalise_name has them
+    assert s.row("db file s") is None  # 9 characters: too short to stand for a row
+    assert s.row("db file sc").line == 4
+    assert s.row("db file se").line == 3
+    assert s.row("control file") is None  # begins two rows
+    assert s.row("log file sync").line == 5  # whole names first
+    assert s.row("=odd name with") is None  # the exact-case keys ('=' + name) are never prefixes
+    assert s.row("zzzzzzzzzzzz") is None and s.row("aaaaaaaaaaaa") is None  # past either end of the names

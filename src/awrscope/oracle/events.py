@@ -74,6 +74,7 @@ _CLASS_PREFIX = {"concurrenc": "Concurrency", "applicat": "Application", "cluste
                  "idle": "Idle"}
 
 
+@lru_cache(maxsize=4096)  # asked ~600 times a report, of a few dozen names
 def wait_class(name: str, printed: str | None = None) -> str:
     """The wait class of an event: the class the report prints beside it, else the catalogue's,
     else by the family of its name (gc, latch, enq, ...), else Other."""
