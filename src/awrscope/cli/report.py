@@ -96,8 +96,10 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
     if fmt is None:
         fmt = infer_format(None, output)
     # the HTML report draws from the parsed sections too, so the reports come back with their analyses
-    results = load_all(paths, max_size * 1024 * 1024, jobs, then=partial(_analyze_one, config, fmt == "html"))
-    docs, reports, failed = [], [], []
+    # a JSON document is written where it was analysed (in parallel when there are workers), the list joined here
+    results = load_all(paths, max_size * 1024 * 1024, jobs,
+                       then=partial(_analyze_one, config, fmt == "html", fmt == "json"))
+    docs, reports, texts, failed = [], [], [], []
     outside: list[str] = []
     undated: list[str] = []
     for name, outcome, err in results:
@@ -113,13 +115,14 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
             failed.append(value)
             click.echo(f"awrscope: {value}", err=True)
             continue
-        doc, report = value
+        doc, report, text = value
         inside = in_window(doc["report"].get("begin_time"), doc["report"].get("end_time"), lo, hi)
         if not inside:
             outside.append(name) if inside is False else undated.append(name)
             continue
         docs.append(doc)
         reports.append(report)
+        texts.append(text)
     if outside or undated:
         click.echo(f"awrscope: --begin/--end left out {len(outside)} report(s) outside the range"
                    + (f" and {len(undated)} whose window is not printed" if undated else ""), err=True)
@@ -130,11 +133,12 @@ def analyze_cmd(paths: tuple[str, ...], fmt: str | None, output: str | None, fai
     if len(docs) > 1 and any(d["report"]["kind"] == "ash" for d in docs):
         from ..analysis import join_ash  # an ASH report of the same window names the SQL behind the events
         join_ash(docs)
+        texts = [None] * len(docs)  # the documents changed: written again below
     # each format imports only its own renderer: a JSON run never loads the text one (and what it imports)
     if fmt == "json":
-        from ..render.json import to_json
-        payload = docs[0] if len(docs) == 1 else docs
-        emit(to_json(payload), output)
+        from ..render.json import join_json, to_json
+        texts = [t if t is not None else to_json(d) for t, d in zip(texts, docs)]
+        emit(texts[0] if len(docs) == 1 else join_json(texts), output)
     elif fmt == "html":
         from ..render.html import render_analyses
         emit(render_analyses(list(zip(docs, reports))), output)
@@ -166,13 +170,18 @@ def _parse_output(kind: str, report: Report):
     return to_json(doc, indent=None) if kind == "json-text" else doc
 
 
-def _analyze_one(config: dict, keep_report: bool, report: Report) -> tuple[str, Any]:
-    """("ok", (analysis document, the report when keep_report else None)) | ("config", message) |
-    ("error", message): run where the report was parsed (a worker process for several inputs)."""
+def _analyze_one(config: dict, keep_report: bool, as_json: bool, report: Report) -> tuple[str, Any]:
+    """("ok", (analysis document, the report when keep_report else None, the document's JSON when as_json else
+    None)) | ("config", message) | ("error", message): run where the report was parsed (a worker process for
+    several inputs)."""
     from ..analysis import analyze
 
     try:
-        return "ok", (analyze(report, config), report if keep_report else None)
+        doc = analyze(report, config)
+        if as_json:
+            from ..render.json import to_json
+            return "ok", (doc, report if keep_report else None, to_json(doc))
+        return "ok", (doc, report if keep_report else None, None)
     except ValueError as e:  # bad config values
         return "config", str(e)
     except Exception as e:  # noqa: BLE001 - reported per report, never a traceback

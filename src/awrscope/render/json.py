@@ -21,3 +21,13 @@ def to_json(payload: Any, indent: int | None = 1) -> str:
         return msgspec.json.format(text, indent=indent)
     except ValueError:  # msgspec.DecodeError on NaN/Infinity, UnicodeEncodeError on a lone surrogate
         return json.dumps(payload, indent=indent, ensure_ascii=False, default=str)
+
+
+def join_json(texts: list[str], indent: int = 1) -> str:
+    """``to_json(documents, indent)`` from each document's own ``to_json(document, indent)``, byte for byte: an
+    item of a list is written one level deeper, and JSON text holds no raw line break (a string's is escaped), so
+    every line of an item takes ``indent`` more spaces. Lets worker processes write the documents they analysed."""
+    if not texts:
+        return "[]"
+    pad = " " * indent
+    return "[\n" + pad + (",\n" + pad).join(t.replace("\n", "\n" + pad) for t in texts) + "\n]"
