@@ -190,3 +190,40 @@ def test_db_time_from_the_header_minutes_says_how_fine_it_is():
     assert m["value"] == pytest.approx(51.6) and m["source"][0]["line"] == 67
     assert doc["report"]["db_time_basis"] == "header" and doc["report"]["db_time_confidence"] == "medium"
     assert "within 0.3 s" in m["note"] and abs(39.5 / 0.763 - m["value"]) < 0.3
+
+
+def test_a_restart_error_quoted_by_the_prose_above_a_report_is_not_the_reports():
+    """A Vietnamese lesson (19c RAC, PDB report of snaps 37-38, the whole document as published) quotes the AWR
+    scripts' error in its prose, 200 lines above the report: '> Neu bi loi "re-started during specified snapshot
+    interval", chon 2 snap_id ...' (line 78). The instance started at '10-Jun-26 08:22' (line 283), before the
+    begin snapshot at 10:00:07: the report was called untrustworthy and every finding low-confidence."""
+    doc = analyze_path(HUNT / "awr_txt_19c_rac_pdb_racdb1_37_38_IN_LESSON.md")
+    assert not any("instance restarted" in i["message"] for i in doc["issues"])
+    g03 = finding(doc, "G03")
+    assert g03["confidence"] == "high"
+    # the CPUs are cited where they are printed: 'rac1  Linux x86 64-bit  2  2  2  7.31' (line 293), not line 1
+    assert [(s["row"], s["line"], s["value"]) for s in doc["metrics"]["cpu_count"]["source"]] == [("CPUs", 293, 2.0)]
+    # Statspack's banner and a warning line above an AWR page are still Oracle's
+    from awrscope.parsers.report import _said_by_oracle, _RESTART_WORDS
+    assert _said_by_oracle("\n\nERROR: Snapshots chosen span an instance shutdown: RESULTS ARE INVALID\n", _RESTART_WORDS)
+    assert _said_by_oracle("<p>WARNING: Database/Instance 1/1 was re-started during the interval</p>", _RESTART_WORDS)
+    assert not _said_by_oracle('> Neu bi loi "re-started during specified snapshot interval", chon', _RESTART_WORDS)
+
+
+def test_a_statement_too_small_to_explain_a_finding_is_not_its_culprit():
+    """The same report's row lock finding (52.86 s of 'enq: TX - row lock contention', line 460) named, beside
+    the UPDATE of 52.9 s (line 544), 'select free_mb from v$asm_diskgroup_stat' of 0.1 s, 0.2 % (line 549): a
+    query that takes no row lock and 0.2 % of DB time explains nothing of it. Statements under 1 % of what their
+    section ranks by are not named; when none reaches it, the finding says so."""
+    g03 = finding(analyze_path(HUNT / "awr_txt_19c_rac_pdb_racdb1_37_38_IN_LESSON.md"), "G03")
+    assert [(c["kind"], c["name"], c["line"]) for c in g03["culprits"]] == [
+        ("segment", "ORDERS_DEMO", 2049), ("sql", "aa7t6babr24zf", 544)]
+
+
+def test_a_finding_no_captured_statement_explains_says_so(corpus):
+    """remik (11.2.0.4 text): DB CPU 747 s, 88.7 % of DB time (line 135); 'Captured SQL account for 0.6% of
+    Total CPU Time' (line 515): the top statement by CPU has 4.1 s (line 521), the next 0.2 s. G02 named all
+    three as its culprits; none explains a part of 747 s."""
+    g02 = finding(analyze_path(corpus / "awr_txt_11204_rbogusze_remik_18_19.txt"), "G02")
+    assert g02["culprits"] == []
+    assert g02["culprits_missing"].startswith("no statement in SQL ordered by CPU time reaches 1 %")

@@ -188,6 +188,7 @@ class Header(Struct):
     db_time_min: float | None = None  # as printed in the header
     elapsed_line: int | None = None  # where Elapsed and DB Time are printed (the header's first line if unknown)
     db_time_line: int | None = None
+    host_line: int | None = None  # where CPUs and Cores are printed
     line: int | None = None
 
 

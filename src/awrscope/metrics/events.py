@@ -237,7 +237,7 @@ def time_base(b: Builder) -> None:
     b.ratio("os_cpu_wait_share", ow, busy, [os_, bs])
     ncpu, ns = b.os_stat("NUM_CPUS")
     if ncpu is None and h.cpus:
-        ncpu, ns = float(h.cpus), Source("header", "CPUs", "cpus", h.line, float(h.cpus))
+        ncpu, ns = float(h.cpus), Source("header", "CPUs", "cpus", h.host_line or h.line, float(h.cpus))
     if ncpu is None:
         ip = r.sections.get("init_parameters")
         row = ip.row("cpu_count") if ip else None
@@ -247,7 +247,7 @@ def time_base(b: Builder) -> None:
     b.put("cpu_count", ncpu, [ns])
     cores, cs = b.os_stat("NUM_CPU_CORES")
     if cores is None and h.cores:
-        cores, cs = float(h.cores), Source("header", "Cores", "cores", h.line, float(h.cores))
+        cores, cs = float(h.cores), Source("header", "Cores", "cores", h.host_line or h.line, float(h.cores))
     b.put("cpu_cores", cores, [cs])
     b.ratio("cpu_queue_aas", ow, e, [os_], scale=0.01)
     _unaccounted(b, dbt, cpu, cpu_src)

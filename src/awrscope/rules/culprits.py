@@ -26,6 +26,11 @@ SQL_ORDERS: dict[str, tuple[str, str, str, str]] = {
     "sharable_memory": ("sql_by_sharable_memory", r"^(sharable_mem_b|max_sharable_memory_kb)$", "stat", "sharable memory"),
     "ash": ("ash_top_sql", r"^pct_activity$", "%", "sampled activity"),
 }
+#: A statement under this share of what its section ranks by (DB time for the time orders, all buffer gets for the
+#: gets order, ...) is not named as a finding's culprit: it cannot explain the finding (G07's floor for a Top SQL).
+#: A query of 0.1 s is no culprit of 53 s of row lock waits.
+MIN_SQL_SHARE_PCT = 1.0
+
 _SQL_SHARE = patterns.compile(r"^(pct_total|pct_total_parses|percentage_of_total_(gets|reads|execs))$")
 
 #: Segments by ...: the section key is "segments_by_" + order
@@ -84,7 +89,7 @@ def _excerpt(text: str | None, width: int = 70) -> str:
     return t if len(t) <= width else t[: width - 1] + "…"
 
 
-def sql(report: Report, order: str, db_time_s: float | None, n: int = 3) -> list[Culprit]:
+def sql(report: Report, order: str, db_time_s: float | None, n: int = 3, floor: float = MIN_SQL_SHARE_PCT) -> list[Culprit]:
     key, pattern, unit, what = SQL_ORDERS[order]
     sec = report.sections.get(key)
     if sec is None:
@@ -107,7 +112,7 @@ def sql(report: Report, order: str, db_time_s: float | None, n: int = 3) -> list
         module = row.text.get("module")
         detail = "; ".join(x for x in ((f"module {module}" if module else ""), _excerpt(row.text.get("sql_text"))) if x)
         out.append(Culprit("sql", row.text.get("sql_id") or row.name, detail, what, v, unit, share, of, key, row.line))
-    return _merged(out)[:n]
+    return [c for c in _merged(out) if c.share_pct is None or c.share_pct >= floor][:n]
 
 
 def _segment_name(row: Row) -> tuple[str, str]:
@@ -197,6 +202,10 @@ def find(report: Report, orders: tuple[str, ...], db_time_s: float | None, kinds
                 break
     if found:
         return found, None
+    small = [o for o in orders if o.startswith("sql:") and sql(report, o[4:], db_time_s, 1, floor=0.0)]
+    if small:
+        return [], (f"no statement in {_section_title(small[0])} reaches {MIN_SQL_SHARE_PCT:g} % of the total it is "
+                    "ranked by: none explains this finding")
     return [], "needs " + " or ".join(_section_title(o) for o in orders) + " (not printed in this report)"
 
 

@@ -35,7 +35,7 @@ def build_header(tables: list[tuple[list[str], list[str], int]], pairs: list[tup
     inst_name = inst_num = None
     for columns, cells, line in tables:
         for col, value in zip(columns, cells):
-            inst_name, inst_num = _fill(h, " ".join(col.lower().split()), value.strip(), inst_name, inst_num)
+            inst_name, inst_num = _fill(h, " ".join(col.lower().split()), value.strip(), inst_name, inst_num, line)
     for label, value, line in pairs:
         _take_pair(out, " ".join(label.lower().split()), value, line)
     if title_line:
@@ -48,7 +48,7 @@ def build_header(tables: list[tuple[list[str], list[str], int]], pairs: list[tup
     return out
 
 
-def _fill(h: Header, col: str, v: str, inst_name, inst_num):
+def _fill(h: Header, col: str, v: str, inst_name, inst_num, line: int):
     """One header table cell into the header; returns the instance name and number so far."""
     if not v:
         return inst_name, inst_num
@@ -67,7 +67,7 @@ def _fill(h: Header, col: str, v: str, inst_name, inst_num):
     elif col in ("host", "host name"):
         h.host = h.host or v
     elif col == "cpus":
-        h.cpus = _int(v)
+        h.cpus, h.host_line = _int(v), line
     elif col in ("platform",):
         h.platform = v
     return inst_name, inst_num

@@ -256,12 +256,34 @@ ACROSS_RESTART = ("the report says the instance restarted between the snapshots:
                   "(Statspack 'RESULTS ARE INVALID'); no metric from it can be trusted")
 
 
+#: Oracle's words for snapshots that span a restart (Statspack's banner, the AWR scripts' error)
+_RESTART_WORDS = ("RESULTS ARE INVALID", "was shutdown between snapshots", "re-started during", "instance was restarted")
+
+#: How a line Oracle printed those words in begins, once tags and blanks are set aside: a note of a tutorial or a
+#: mail above the report that quotes them ('> if you get "re-started during specified snapshot interval", ...')
+#: says nothing of this report
+_MESSAGE_START = patterns.compile(r"(?:\s|<[^>]*>)*(?:ERROR|WARNING|ORA-\d|\*|DATABASE/INSTANCE|INSTANCE|THE INSTANCE)",
+                                  re.I)
+
+
+def _said_by_oracle(head: str, words: tuple[str, ...]) -> bool:
+    """Whether one of ``words`` (any case) is on a line of ``head`` that reads as Oracle's message."""
+    low = head.lower()
+    for w in words:
+        at = low.find(w.lower())
+        while at >= 0:
+            line_start = head.rfind("\n", 0, at) + 1
+            if _MESSAGE_START.match(head, line_start):
+                return True
+            at = low.find(w.lower(), at + len(w))
+    return False
+
+
 def _check_validity(report: Report, text: str) -> None:
     head = text[:200_000]
-    if "RESULTS ARE INVALID" in head or "was shutdown between snapshots" in head or "re-started during" in head \
-            or "instance was restarted" in head.lower():
+    if _said_by_oracle(head, _RESTART_WORDS):
         report.issues.append(ParseIssue("error", None, None, ACROSS_RESTART))
-    if "TIMINGS ARE INVALID" in head:
+    if _said_by_oracle(head, ("TIMINGS ARE INVALID",)):
         report.issues.append(ParseIssue("warning", None, None,
                                         "timed_statistics changed between the snapshots: timings are invalid"))
     tail = text[-3000:].lower()

@@ -50,7 +50,7 @@ def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) ->
             row_cols, row_cells = _by_tokens(cols, cells)
             if not _is_database_row(row_cols, row_cells):
                 continue
-            inst = _fill(h, inst, row_cols, row_cells)
+            inst = _fill(h, inst, row_cols, row_cells, line)
     if inst.name or inst.number is not None:
         h.instances = [inst]
     for j, line in enumerate(lines):
@@ -64,7 +64,7 @@ def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) ->
         if m and h.host is None:
             h.host = m.group(1)
             if m.group(2):
-                h.cpus = int(m.group(2))
+                h.cpus, h.host_line = int(m.group(2)), first_line + j
             if m.group(3):
                 h.memory_gb = round(parse_number(m.group(3)).value / 1024, 2)
     if h.instances and h.instances[0].host is None and h.host:
@@ -143,7 +143,7 @@ def _by_tokens(cols: list[str], cells: list[str]) -> tuple[list[str], list[str]]
     return [c for c, _ in pairs], [v for _, v in pairs]
 
 
-def _fill(h: Header, inst: Instance, cols: list[str], cells: list[str]) -> Instance:
+def _fill(h: Header, inst: Instance, cols: list[str], cells: list[str], line: int | None) -> Instance:
     name, number, startup = inst.name, inst.number, inst.startup_time
     for k, (c, v) in enumerate(zip(cols, cells)):
         v = v.strip()
@@ -172,9 +172,9 @@ def _fill(h: Header, inst: Instance, cols: list[str], cells: list[str]) -> Insta
         elif c == "platform":
             h.platform = v
         elif c == "cpus":
-            h.cpus = _int(v)
+            h.cpus, h.host_line = _int(v), line
         elif c == "cores":
-            h.cores = _int(v)
+            h.cores, h.host_line = _int(v), line
         elif c == "sockets":
             h.sockets = _int(v)
         elif c.startswith("memory"):
@@ -226,7 +226,7 @@ def parse_header_tables(tables: list, first_line: int, issues: list[ParseIssue])
                 elif label == "db time" and h.db_time_min is None:
                     h.db_time_min, h.db_time_line = minutes, line
                 continue
-            inst = _fill(h, inst, cols, cells)
+            inst = _fill(h, inst, cols, cells, line)
     if inst.name or inst.number is not None:
         h.instances = [inst]
     return h
