@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import analyze_path, finding, parse_path
+from conftest import analyze_path, finding, observation, parse_path
 
 HUNT = Path(__file__).parent / "fixtures" / "hunt"
 
@@ -227,3 +227,42 @@ def test_a_finding_no_captured_statement_explains_says_so(corpus):
     g02 = finding(analyze_path(corpus / "awr_txt_11204_rbogusze_remik_18_19.txt"), "G02")
     assert g02["culprits"] == []
     assert g02["culprits_missing"].startswith("no statement in SQL ordered by CPU time reaches 1 %")
+
+
+def test_instance_cpu_of_an_html_report_is_read_across_and_a_host_busy_elsewhere_is_said():
+    """sarthi2020/AWR-reports awr_rpt_1.html (11.2.0.3, AIX, its first 32,000 characters): Instance CPU prints
+    '%Total CPU | %Busy CPU | %DB time waiting for CPU (Resource Manager)' over one row '16.3 | 17.7 | 0.0'
+    (lines 126-127). It was read as a row named '16.3' of value 17.7, the third figure lost. BUSY_TIME 2,665,943
+    and SYS_TIME 1,010,612 (lines 221, 224): the host is 92 % busy, 38 % of it in the kernel, and this instance
+    uses 17.7 % of the busy CPU: G02 said to tune this instance's SQL first."""
+    path = HUNT / "awr_html_11203_sarthi2020_db1uat_42809_42810_PREFIX.html"
+    rows = parse_path(path).sections["instance_cpu"].rows
+    assert [(r.name, r.line, r.values["value"]) for r in rows] == [
+        ("%Total CPU", 127, 16.3), ("%Busy CPU", 127, 17.7), ("%DB time waiting for CPU (Resource Manager)", 127, 0.0)]
+    doc = analyze_path(path)
+    assert doc["metrics"]["instance_busy_cpu_pct"]["value"] == 17.7
+    assert abs(doc["metrics"]["host_sys_cpu_pct"]["value"] - 100 * 1010612 / 2665943) < 1e-9
+    g02 = finding(doc, "G02")
+    assert g02["title"].endswith("host 92 % busy, 18 % of it this instance")
+    assert g02["recommendation"].startswith("The host is busy mostly outside this instance (this instance 18 % of its "
+                                            "busy CPU): find the other consumers first")
+    assert "The kernel takes 38 % of the busy CPU (SYS_TIME)" in g02["recommendation"]
+
+
+def test_a_week_long_report_sizes_no_redo_log_from_its_average():
+    """tanjie07065040/oracle_awr awrrpt_1_5382_5535.html (11.2.0.4, its first 32,000 characters): 'Elapsed:
+    9,180.73 (mins)' (line 54), 153 hours; 20 minutes of its average redo x1.5 gave a 1.2 MB online log. An
+    average over days is no peak rate: no size is given, and the metric says why."""
+    m = analyze_path(HUNT / "awr_html_11204_tanjie_dquito_5382_5535_PREFIX.html")["metrics"]["recommended_log_size_B"]
+    assert m["value"] is None and m["reason"] == "NOT_A_PEAK"
+    assert m["note"].startswith("the report covers 153.0 hours")
+
+
+def test_a_long_report_gives_a_log_size_only_as_a_floor_above_the_logs_it_has(corpus):
+    """radtek varejo1 11560-11563 (3 hours, 44.5 log switches per hour): 20 minutes of its average redo x1.5 is more
+    than its logs hold, so it is a floor for the busiest hour; allenshepherd cdbsrc (6 hours) gives no size."""
+    r04 = observation(analyze_path(corpus / "awr_html_11203_radtek_varejo_varejo1_11560_11563.html"), "R04")
+    assert "(at least about 3,004 MiB per log: this report's 3.0-hour average rate x1.5; the busiest hour needs more)" \
+        in r04["recommendation"]
+    r04 = observation(analyze_path(corpus / "awr_html_19c_allenshepherd_cdbsrc_10364_10370.html"), "R04")
+    assert "(no size from this report: the report covers 6.0 hours" in r04["recommendation"]

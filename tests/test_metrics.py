@@ -126,6 +126,10 @@ def test_log_switches_and_recommended_size():
     assert m.v("redo_rate_Bps") == 1e6
     assert m.v("recommended_log_size_B") == pytest.approx(1e6 * 60 * 20 * 1.5)
     assert m.v("est_log_size_B") == pytest.approx(3.6e9 / 30)
+    # one switch an hour: a log holds 60 minutes of the average redo, more than the 30 asked: no size from it
+    m = derive(report(elapsed_s=7200, stats={"redo size": 3.6e9, "redo wastage": 0}, switches_per_hour=1))
+    assert m.v("est_log_size_B") == pytest.approx(1.8e9)
+    assert m.v("recommended_log_size_B") is None and m["recommended_log_size_B"].reason == "NOT_A_PEAK"
 
 
 def test_undo_share_from_stat_then_tablespaces():

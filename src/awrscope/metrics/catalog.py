@@ -13,6 +13,7 @@ REASONS = {
     "LOW_PRECISION": "inputs are too coarse for a meaningful value",
     "DIV_ZERO": "the denominator is zero",
     "INCONSISTENT": "a part printed larger than its whole (a counter the report cannot be trusted on)",
+    "NOT_A_PEAK": "the report's average is no peak figure (a window of many hours, or less than what the system holds)",
 }
 
 
@@ -38,6 +39,9 @@ CATALOG: tuple[MetricDef, ...] = (
        "time_model", "top_events", "instance_activity"),
     _m("M05", "host_cpu_busy_pct", "%", "100*BUSY_TIME/(BUSY_TIME+IDLE_TIME)", "os_stats"),
     _m("M06", "os_cpu_wait_share", "ratio", "OS_CPU_WAIT_TIME/BUSY_TIME", "os_stats"),
+    _m("M13", "host_sys_cpu_pct", "%", "100*SYS_TIME/BUSY_TIME: the kernel's part of the host's busy CPU", "os_stats"),
+    _m("M19", "instance_busy_cpu_pct", "%", "Instance CPU '% of busy CPU for Instance' (HTML '%Busy CPU'): this "
+       "instance's part of the host's busy CPU", "instance_cpu"),
     _m("M07", "cpu_demand_ratio", "ratio", "(db_cpu_s + background cpu time)/(NUM_CPUS*elapsed_s)", "time_model", "os_stats"),
     _m("M09", "cpu_count", "count", "OS Statistics NUM_CPUS; else header CPUs; else init.ora cpu_count (logical CPUs: SMT threads count)",
        "os_stats", "header", "init_parameters"),

@@ -86,6 +86,10 @@ def _waits(row, elapsed_s: float | None) -> float | None:
     return w
 
 
+#: Instance CPU's row of the instance's part of the host's busy CPU, as the text and the HTML reports name it
+_BUSY_CPU_ROWS = frozenset({"% of busy cpu for instance", "%busy cpu"})
+
+
 def collect_events(b: Builder) -> None:
     r, m = b.r, b.m
     bg_sec = r.sections.get("wait_events_bg")
@@ -235,6 +239,14 @@ def time_base(b: Builder) -> None:
             b.miss("host_cpu_busy_pct")
     ow, os_ = b.os_stat("OS_CPU_WAIT_TIME")
     b.ratio("os_cpu_wait_share", ow, busy, [os_, bs])
+    sys_t, ss = b.os_stat("SYS_TIME")
+    b.ratio("host_sys_cpu_pct", sys_t, busy, [ss, bs], scale=100.0)
+    ic = r.sections.get("instance_cpu")
+    row = next((x for x in ic or () if " ".join((x.name or "").lower().split()) in _BUSY_CPU_ROWS), None)
+    if row is not None and row.values.get("value") is not None:
+        b.put("instance_busy_cpu_pct", row.values["value"], [row_source("instance_cpu", row, "value")])
+    else:
+        b.miss("instance_busy_cpu_pct")
     ncpu, ns = b.os_stat("NUM_CPUS")
     if ncpu is None and h.cpus:
         ncpu, ns = float(h.cpus), Source("header", "CPUs", "cpus", h.host_line or h.line, float(h.cpus))

@@ -143,7 +143,8 @@ def claim_lines(f: dict) -> list[str]:
 #: What a DBA calls each figure a finding rests on; the JSON keeps the ids (``metric``).
 EVIDENCE_LABELS = {
     "aas": "average active sessions", "cpu_count": "CPUs (logical)", "cpu_cores": "CPU cores",
-    "host_cpu_busy_pct": "host CPU busy", "cpu_demand_ratio": "CPU demand (DB + background CPU per CPU)",
+    "host_cpu_busy_pct": "host CPU busy", "instance_busy_cpu_pct": "this instance's part of the busy host CPU",
+    "host_sys_cpu_pct": "kernel part (SYS_TIME) of the busy host CPU", "cpu_demand_ratio": "CPU demand (DB + background CPU per CPU)",
     "cpu_queue_aas": "sessions waiting for CPU", "db_time_s": "DB time", "elapsed_s": "elapsed time",
     "lfs_ms": "log file sync, per wait", "lfs_lfpw_ratio": "log file sync / LGWR write time",
     "lfpw_ms_per_write": "LGWR write time (log file parallel write), per write",

@@ -78,7 +78,8 @@ def g01(ctx: Context, th: dict):
     return f
 
 
-@rule("G02", "cpu-bound", "CPU bound", culprits=("sql:cpu", "sql:gets"), family="general", db_cpu_pct=50.0, host_busy_pct=90.0, demand=0.9)
+@rule("G02", "cpu-bound", "CPU bound", culprits=("sql:cpu", "sql:gets"), family="general", db_cpu_pct=50.0, host_busy_pct=90.0,
+      demand=0.9, instance_share_pct=50.0, kernel_pct=30.0)
 def g02(ctx: Context, th: dict):
     """DB CPU dominates DB time or the host is saturated: SQL efficiency and CPU capacity, not the write path.
 
@@ -87,6 +88,9 @@ def g02(ctx: Context, th: dict):
     CPUs), whatever DB CPU's share, or when the report cannot tell (neither host CPU nor the CPU count
     printed: said in a caveat); otherwise an annotation of the DB CPU leaf, not ranked: a well-cached
     workload spends DB time on CPU by design.
+    A saturated host of which this instance uses under half the busy CPU (Instance CPU '% of busy CPU
+    for Instance') is busy with other work: the other consumers come first, and the kernel's part of the
+    busy CPU (SYS_TIME, from 30 %: paging, process creation, I/O handling) is named.
     What to do: tune the top SQL by CPU/gets; check host CPU capacity and other consumers.
     """
     ctx.need("db_time_s", "db_cpu_s")
@@ -98,22 +102,40 @@ def g02(ctx: Context, th: dict):
     demand = m.v("cpu_demand_ratio")
     saturated = (busy is not None and busy >= th["host_busy_pct"]) or (demand is not None and demand >= th["demand"])
     ev = [db_cpu_evidence(ctx, f">= {th['db_cpu_pct']} %"),
-          ctx.ev("host_cpu_busy_pct", f">= {th['host_busy_pct']} %"), ctx.ev("aas"), ctx.ev("cpu_count"),
-          ctx.ev("cpu_demand_ratio", f">= {th['demand']}")]
+          ctx.ev("host_cpu_busy_pct", f">= {th['host_busy_pct']} %"), ctx.ev("cpu_demand_ratio", f">= {th['demand']}"),
+          ctx.ev("aas"), ctx.ev("cpu_count")]
     # a saturated host is the cause whatever DB CPU's share; otherwise DB CPU >= 50 % says where the time goes
     ctx.claim("DB CPU", m.v("db_cpu_s") if (p >= th["db_cpu_pct"] or saturated) else 0.0)
     unknown = busy is None and demand is None
-    f = make_finding(ctx, "G02", 0.0, "high" if busy is not None else "medium", ev,
-                     ("CPU-bound workload on a saturated host: " if saturated else "DB time is mostly CPU: ")
-                     + "tune the SQL with most CPU and logical reads (SQL ordered by CPU Time / Gets), check host CPU "
-                     "capacity and non-Oracle consumers. Write-path changes will not help this part.",
+    mine, kernel = m.v("instance_busy_cpu_pct"), m.v("host_sys_cpu_pct")
+    ev[3:3] = [ctx.ev(k) for k in ("instance_busy_cpu_pct", "host_sys_cpu_pct") if m.v(k) is not None]
+    others = saturated and busy is not None and mine is not None and mine < th["instance_share_pct"]
+    kernel_note = (f" The kernel takes {pct_text(kernel)} of the busy CPU (SYS_TIME): paging, process creation or I/O "
+                   "handling, to see with the OS tools." if saturated and kernel is not None
+                   and kernel >= th["kernel_pct"] else "")
+    if others:
+        rec = (f"The host is busy mostly outside this instance (this instance {pct_text(mine)} of its busy CPU): find the "
+               "other consumers first (other instances or databases on the host, non-Oracle processes: top, nmon, "
+               "sar), since tuning this instance's SQL frees at most its part." + kernel_note + " Then tune the SQL "
+               "with most CPU and logical reads (SQL ordered by CPU Time / Gets). Write-path changes will not help "
+               "this part.")
+    else:
+        rec = (("CPU-bound workload on a saturated host: " if saturated else "DB time is mostly CPU: ")
+               + "tune the SQL with most CPU and logical reads (SQL ordered by CPU Time / Gets), check host CPU "
+               "capacity and non-Oracle consumers." + kernel_note + " Write-path changes will not help this part.")
+    f = make_finding(ctx, "G02", 0.0, "high" if busy is not None else "medium", ev, rec,
                      title=(f"CPU bound: {m.cpu_label()} {p:.1f} % of DB time" if saturated or unknown else
                             f"DB time is mostly CPU ({p:.1f} %); the host is not saturated")
                            + (f", host {pct_text(busy)} busy" if busy is not None else
-                              f", CPU demand {demand:.2g} of the CPUs" if demand is not None else ""))
+                              f", CPU demand {demand:.2g} of the CPUs" if demand is not None else "")
+                           + (f", {pct_text(mine)} of it this instance" if others else ""))
     over = cpu_over_db_time(ctx)
     if over:
         f.caveats.append(over)
+    if mine is not None and mine > 100.5:
+        f.caveats.append(f"Instance CPU says this instance used {pct_text(mine)} of the host's busy CPU, more than the "
+                         "host counted: the host's CPU figures (a virtual machine's or a partition's accounting) or the "
+                         "instance's are off, so the host's busy % is not a sure measure")
     if busy is None and demand is None:  # neither host CPU nor CPU count printed: saturation cannot be told
         f.caveats.append("the report prints neither host CPU use nor the CPU count: whether the host is saturated "
                          "cannot be told from it")

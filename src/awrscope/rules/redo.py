@@ -2,6 +2,7 @@
 R06 (log buffer space), R07 (redo latches), R12 (4 KB redo blocks), R13 (multiplexed members)."""
 from __future__ import annotations
 
+from ..metrics.redo import PEAK_WINDOW_S
 from ..whatif import w3_resize_logs
 from .base import Context, Evidence, make_finding, rule
 
@@ -54,8 +55,10 @@ def r04(ctx: Context, th: dict):
     seconds = ctx.claim(CKPT, m.fg_time(CKPT)) + ctx.claim(SWC, min(0.5 * m.fg_time(SWC), ctx.free(SWC))) \
         + ctx.claim(PSF, m.fg_time(PSF))
     rate = m.v("redo_rate_Bps")
+    sized = m.get("recommended_log_size_B")
+    no_peak = sized.note if sized is not None and sized.reason == "NOT_A_PEAK" else None
     wi = []
-    wanted = rate * 60 * th["target_minutes"] * 1.5 if rate else None
+    wanted = rate * 60 * th["target_minutes"] * 1.5 if rate and not no_peak else None
     cap = th["max_log_size_mib"] * 2**20
     new_size = min(wanted, cap) if wanted else None
     if new_size:
@@ -64,7 +67,7 @@ def r04(ctx: Context, th: dict):
           ctx.ev("minutes_between_switches", ">= 15-20 min"),
           Evidence("recommended_log_size_B", new_size, "B",
                    f"20 minutes of redo at this report's average rate x1.5, at most {th['max_log_size_mib']:,.0f} MiB",
-                   note=(f"uncapped: {wanted / 2**20:,.0f} MiB" if wanted and wanted > cap else None)),
+                   note=(f"uncapped: {wanted / 2**20:,.0f} MiB" if wanted and wanted > cap else no_peak)),
           ctx.ev("est_log_size_B")] + corro
     title = f"Redo logs too small for the redo rate: checkpoint incomplete {ck:.1f} % of DB time" if ck >= 0.1 or not ck else \
         f"Redo logs too small for the redo rate: checkpoint incomplete {ck:.2g} % of DB time"
@@ -74,6 +77,11 @@ def r04(ctx: Context, th: dict):
         size_note = (f" (about {cap / 2**20:,.0f} MiB per log, the most awrscope advises: 20 minutes at this report's "
                      f"average rate x1.5 would be {wanted / 2**20:,.0f} MiB per log; at {rate / 2**20:,.1f} MiB/s add log "
                      "groups rather than size, and check the rate is one instance's: a RAC global report sums the threads)")
+    elif no_peak:
+        size_note = f" (no size from this report: {no_peak})"
+    elif wanted and (m.v("elapsed_s") or 0) > PEAK_WINDOW_S:
+        size_note = (f" (at least about {wanted / 2**20:,.0f} MiB per log: this report's {m.v('elapsed_s') / 3600:,.1f}-hour "
+                     "average rate x1.5; the busiest hour needs more)")
     else:
         size_note = (f" (about {wanted / 2**20:,.0f} MiB per log from this report's average rate x1.5)" if wanted else "")
     rec = ("Resize the online redo logs so that they switch about every 15-20 minutes at peak"

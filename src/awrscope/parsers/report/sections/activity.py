@@ -166,6 +166,18 @@ def map_host_cpu(block: Block, key: str, issues: list[ParseIssue]) -> Section | 
 
 
 def map_instance_cpu(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
+    """One row a figure, named as printed: the text report prints each on a line of its own ('% of busy CPU for
+    Instance:  98.4'); the HTML one prints one row of three cells under the figures' names ('%Total CPU',
+    '%Busy CPU', '%DB time waiting for CPU (Resource Manager)'), which is read across."""
+    rows: list[Row] = []
+    for table in block.tables:
+        names = [c.strip() for c in table.columns]
+        for line, cells in table.rows:
+            if len(names) == len(cells) and len(names) > 1 and all(n.startswith("%") for n in names) and \
+                    all(parse_number(c).value is not None for c in cells):
+                rows += [Row(n, line, {"value": parse_number(c).value}) for n, c in zip(names, cells)]
+    if rows:
+        return make_section(key, block.title, block.line, {"value": "%"}, rows, block.notes)
     return table_or_kv(block, key, ["value"], "%", issues)
 
 
