@@ -259,10 +259,13 @@ def test_a_week_long_report_sizes_no_redo_log_from_its_average():
 
 
 def test_a_long_report_gives_a_log_size_only_as_a_floor_above_the_logs_it_has(corpus):
-    """radtek varejo1 11560-11563 (3 hours, 44.5 log switches per hour): 20 minutes of its average redo x1.5 is more
-    than its logs hold, so it is a floor for the busiest hour; allenshepherd cdbsrc (6 hours) gives no size."""
-    r04 = observation(analyze_path(corpus / "awr_html_11203_radtek_varejo_varejo1_11560_11563.html"), "R04")
-    assert "(at least about 3,004 MiB per log: this report's 3.0-hour average rate x1.5; the busiest hour needs more)" \
+    """radtek varejo1 11559-11567 (8 hours, 29.8 log switches per hour): 20 minutes of its average redo x1.5 is more
+    than its logs hold, so it is a floor for the busiest hour; allenshepherd cdbsrc (6 hours, no log switch count)
+    gives no size; varejo1 11560-11563 (3 hours) still gives one."""
+    r04 = observation(analyze_path(corpus / "awr_html_11203_radtek_varejo_varejo1_11559_11567.html"), "R04")
+    assert "(at least about 2,025 MiB per log: this report's 8.0-hour average rate x1.5; the busiest hour needs more)" \
         in r04["recommendation"]
+    r04 = observation(analyze_path(corpus / "awr_html_11203_radtek_varejo_varejo1_11560_11563.html"), "R04")
+    assert "(about 3,004 MiB per log from this report's average rate x1.5)" in r04["recommendation"]
     r04 = observation(analyze_path(corpus / "awr_html_19c_allenshepherd_cdbsrc_10364_10370.html"), "R04")
     assert "(no size from this report: the report covers 6.0 hours" in r04["recommendation"]

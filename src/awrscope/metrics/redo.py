@@ -9,7 +9,7 @@ from .values import Metrics, MetricValue, Source
 
 #: A report longer than this averages its peaks away: its redo rate sizes no log (the 20-minute rule is about the
 #: busiest hour; a 6-day report's 698 B/s gave a 1.2 MB log)
-PEAK_WINDOW_S = 2 * 3600
+PEAK_WINDOW_S = 4 * 3600
 
 def redo(b: Builder) -> None:
     m = b.m

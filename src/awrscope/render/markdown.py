@@ -85,7 +85,9 @@ def render_markdown(doc: dict, verbose: bool = False) -> str:
             if not verbose and (e["value"] is None or (e["value"] == 0 and e["unit"] == "%")):
                 continue  # a share of 0 % proves nothing
             src = ", ".join(f"{_md(x['section'])} line {x['line']}" for x in e["source"] if x.get("line"))
-            out.append(f"| {_md(evidence_label(e['metric']))} | {fmt_num(e['value'])} | {_md(e['unit'])} | {_md(e['threshold'] or '')} | {src} |")
+            note = f" ({_md(e['note'])})" if e.get("note") else ""
+            out.append(f"| {_md(evidence_label(e['metric']))} | {fmt_num(e['value'])}{note} | {_md(e['unit'])} | "
+                       f"{_md(e['threshold'] or '')} | {src} |")
         if f.get("culprits"):
             out += ["", "| Culprit | Name | Measure | Share | Detail | Source |", "|---|---|---:|---:|---|---|"]
             for c in f["culprits"]:

@@ -131,7 +131,8 @@ def _body(doc: dict, metrics: bool = True, verbose: bool = False) -> list[str]:
             th = e.get("threshold") or ""
             th = "" if not th else f" (threshold {th})" if th[0] in "<>=≥≤" or th.startswith("sum") else f" ({th})"
             label = evidence_label(e["metric"]) + (f" ({e['metric']})" if verbose else "")
-            out.append(f"       - {label} = {_value(e['value'], e['unit'])}{th}{where}")
+            note = f"; {prose(e['note'])}" if e.get("note") else ""
+            out.append(f"       - {label} = {_value(e['value'], e['unit'])}{th}{note}{where}")
         out += [f"     {line}" for line in claim_lines(f)]
         out += _culprit_lines(f)
         out.append(f"     do: {prose(f['recommendation'])}")
