@@ -115,14 +115,16 @@ def _analyze_one(report: Report, config: dict) -> dict:
     per_instance = instance_breakdown(report)
     if per_instance:
         doc["instances"] = per_instance
-    if report.kind == "ash":
-        doc["ash_activity"] = ash_activity(report)
-        doc["ash_sql_by_event"] = {ev: [c.as_dict() for c in cs] for ev, cs in ash_sql_by_event(report).items()}
+    if report.kind == "ash" or "ash_top_sql" in report.sections or "ash_top_blockers" in report.sections:
+        by_event = {ev: [c.as_dict() for c in cs] for ev, cs in ash_sql_by_event(report).items()}
         extra: dict[str, list[dict]] = {}  # event -> the objects waited on and the sessions that blocked in it
         for by in (ash_objects_by_event, ash_blockers_by_event):
             for ev, cs in by(report).items():
                 extra.setdefault(ev, []).extend(c.as_dict() for c in cs)
-        _ash_culprits_by_event(doc, extra)
+        if report.kind == "ash":
+            doc["ash_activity"] = ash_activity(report)
+            doc["ash_sql_by_event"] = by_event  # what join_ash names beside an AWR report of the same window
+        _ash_culprits_by_event(doc, by_event, extra, own=report.kind != "ash")
     if "addm_findings" in report.sections:
         h = doc["verdict"]["headline"]
         # annotations are awrscope's statements about a part of DB time too (CPU on an unsaturated host, healthy reads)
@@ -196,25 +198,41 @@ def join_ash(docs: list[dict], min_overlap: float = 0.5) -> None:
                        "findings_named": named}
 
 
-def _ash_culprits_by_event(doc: dict, extra_by_event: dict[str, list[dict]]) -> None:
+def _ash_culprits_by_event(doc: dict, by_event: dict[str, list[dict]], extra_by_event: dict[str, list[dict]],
+                           own: bool = False) -> None:
     """In an ASH report a finding's statements are those ASH saw waiting on the finding's events (Top SQL with Top
     Events), not the top statements of all activity: a SELECT waiting on reads is no culprit of commit waits. Its
     objects are those of Top DB Objects waited on for its events (the report has no segment statistics), and its
-    blockers those of Top Blocking Sessions that caused them (LGWR for log file sync): the first three of each."""
-    by_event = doc["ash_sql_by_event"]
+    blockers those of Top Blocking Sessions that caused them (LGWR for log file sync): the first three of each.
+
+    ``own``: the ASH sections an AWR report prints itself. Its statements on the finding's events replace those
+    of its 'SQL ordered by' lists, which rank all activity; where ASH saw none, those stay. Its objects join only
+    a finding the Segments by ... lists named none for."""
     h = (doc.get("verdict") or {}).get("headline")
     for f in doc["findings"] + doc["observations"] + ([h] if h else []):
         events = _finding_events(f)
         if not events:
             continue
         pool = [c for ev in events for c in extra_by_event.get(ev, ())]
-        objects = [c for kind in ("segment", "session")
+        kinds = ("session",) if own and any(c["kind"] == "segment" for c in f.get("culprits") or ()) else \
+            ("segment", "session")
+        objects = [c for kind in kinds
                    for c in sorted((c for c in pool if c["kind"] == kind), key=lambda c: -c["value"])[:3]]
+        found = sorted((c for ev in events for c in by_event.get(ev, ())), key=lambda c: -c["value"])[:3]
+        if own:
+            culprits = list(f.get("culprits") or ())
+            if found:  # in the place the rule gave its statements (a row lock's segments come first)
+                at = next((k for k, c in enumerate(culprits) if c["kind"] == "sql"), len(culprits))
+                rest = [c for c in culprits if c["kind"] != "sql"]
+                culprits = rest[:at] + found + rest[at:]
+                f["culprits_missing"] = None
+            if found or objects:
+                f["culprits"] = culprits + objects
+            continue
         if not any(c["kind"] == "sql" for c in f.get("culprits") or ()):
             if objects:
                 f["culprits"] = list(f.get("culprits") or ()) + objects
             continue
-        found = sorted((c for ev in events for c in by_event.get(ev, ())), key=lambda c: -c["value"])[:3]
         others = [c for c in f["culprits"] if c["kind"] != "sql"]
         f["culprits"] = found + others + objects
         if not found:

@@ -26,9 +26,9 @@ SQL_ORDERS: dict[str, tuple[str, str, str, str]] = {
     "sharable_memory": ("sql_by_sharable_memory", r"^(sharable_mem_b|max_sharable_memory_kb)$", "stat", "sharable memory"),
     "ash": ("ash_top_sql", r"^pct_activity$", "%", "sampled activity"),
 }
-#: A statement under this share of what its section ranks by (DB time for the time orders, all buffer gets for the
-#: gets order, ...) is not named as a finding's culprit: it cannot explain the finding (G07's floor for a Top SQL).
-#: A query of 0.1 s is no culprit of 53 s of row lock waits.
+#: A statement (a segment) under this share of what its section ranks by (DB time for the time orders, all buffer
+#: gets for the gets order, the captured segments' reads, ...) is not named as a finding's culprit: it cannot explain
+#: the finding (G07's floor for a Top SQL). A query of 0.1 s is no culprit of 53 s of row lock waits.
 MIN_SQL_SHARE_PCT = 1.0
 
 _SQL_SHARE = patterns.compile(r"^(pct_total|pct_total_parses|percentage_of_total_(gets|reads|execs))$")
@@ -127,7 +127,7 @@ def _segment_name(row: Row) -> tuple[str, str]:
     return name, detail
 
 
-def segments(report: Report, order: str, n: int = 3) -> list[Culprit]:
+def segments(report: Report, order: str, n: int = 3, floor: float = MIN_SQL_SHARE_PCT) -> list[Culprit]:
     key = "segments_by_" + order
     sec = report.sections.get(key)
     if sec is None:
@@ -146,7 +146,7 @@ def segments(report: Report, order: str, n: int = 3) -> list[Culprit]:
         name, detail = _segment_name(row)
         out.append(Culprit("segment", name, detail, SEGMENT_ORDERS[order], v, "count",
                            row.values.get(share_f) if share_f else None, "captured segments", key, row.line))
-    return _merged(out)[:n]
+    return [c for c in _merged(out) if c.share_pct is None or c.share_pct >= floor][:n]
 
 
 def tablespaces(report: Report, measure: str = "writes", n: int = 3) -> list[Culprit]:
@@ -202,10 +202,11 @@ def find(report: Report, orders: tuple[str, ...], db_time_s: float | None, kinds
                 break
     if found:
         return found, None
-    small = [o for o in orders if o.startswith("sql:") and sql(report, o[4:], db_time_s, 1, floor=0.0)]
+    small = [o for o in orders if (o.startswith("sql:") and sql(report, o[4:], db_time_s, 1, floor=0.0))
+             or (o.startswith("segments:") and segments(report, o[9:], 1, floor=0.0))]
     if small:
-        return [], (f"no statement in {_section_title(small[0])} reaches {MIN_SQL_SHARE_PCT:g} % of the total it is "
-                    "ranked by: none explains this finding")
+        return [], (f"nothing in {' or '.join(_section_title(o) for o in small)} reaches {MIN_SQL_SHARE_PCT:g} % of the "
+                    "total it is ranked by: none explains this finding")
     return [], "needs " + " or ".join(_section_title(o) for o in orders) + " (not printed in this report)"
 
 
@@ -235,27 +236,42 @@ def ash_blockers_by_event(ash: Report, n: int = 3) -> dict[str, list[Culprit]]:
         if not ev or not pct or not row.name:
             continue
         proc = _PROCESS.search(row.text.get("program") or "")
-        who = proc.group(1) if proc else (row.text.get("user") or "session")
-        detail = "; ".join(x for x in (f"{row.text.get('user') or ''} {row.text.get('program') or ''}".strip(),
+        user, program = row.text.get("user") or "", row.text.get("program") or ""
+        unknown = "NOT FOUND" in user.upper() or "NOT FOUND" in program.upper()
+        who = proc.group(1) if proc else ("session" if unknown or not user else user)
+        # a blocker ASH did not sample here (another instance's, or idle): Oracle prints '** NOT FOUND **'
+        detail = "; ".join(x for x in ("not in this report's samples (Oracle: BLOCKING SESSION NOT FOUND)" if unknown
+                                       else f"{user} {program}".strip(),
                                        f"causing {row.text.get('event')}",
                                        f"itself active in {row.text['samples_active']} samples"
-                                       if row.text.get("samples_active") else "") if x)
-        out.setdefault(ev, []).append(Culprit("session", f"{who} (sid {row.name})", detail,
+                                       if row.text.get("samples_active") and not unknown else "") if x)
+        out.setdefault(ev, []).append(Culprit("session", f"{who} (sid {row.name})" if who != "session" else f"sid {row.name}",
+                                              detail,
                                               "of the activity blocked in the event", pct, "%", None, "ASH activity",
                                               "ash_top_blockers", row.line))
     return {k: sorted(v, key=lambda c: -c.value)[:n] for k, v in out.items()}
 
 
 def ash_sql_by_event(ash: Report, n: int = 3) -> dict[str, list[Culprit]]:
-    """An ASH report's Top SQL by the event each statement waited on most: event -> culprits."""
+    """An ASH report's Top SQL by the event each statement waited on most: event -> culprits. In an AWR report a
+    statement whose ASH row prints no text takes it from the report's SQL ordered by ... lists."""
     sec = ash.sections.get("ash_top_sql")
     out: dict[str, list[Culprit]] = {}
+    texts: dict[str, str] = {}
+    if ash.kind != "ash" and sec is not None:
+        for key, listed in ash.sections.items():
+            if key.startswith("sql_by_"):
+                for r in listed.rows:
+                    if r.text.get("sql_text"):
+                        texts.setdefault(r.text.get("sql_id") or r.name or "", r.text["sql_text"])
     for row in sec or ():
         ev, pct = (row.text.get("event") or "").lower(), row.values.get("pct_event") or row.values.get("pct_activity")
         if not ev or not pct or not row.name:
             continue
-        detail = "; ".join(x for x in (f"from ASH report {os.path.basename(ash.source_path or '')}".rstrip(),
-                                       f"waiting on {row.text.get('event')}", _excerpt(row.text.get("sql_text"))) if x)
+        origin = (f"from ASH report {os.path.basename(ash.source_path or '')}".rstrip() if ash.kind == "ash" else
+                  "ASH samples of this report")
+        sql_text = row.text.get("sql_text") or texts.get(row.text.get("sql_id") or row.name)
+        detail = "; ".join(x for x in (origin, f"waiting on {row.text.get('event')}", _excerpt(sql_text)) if x)
         out.setdefault(ev, []).append(Culprit("sql", row.text.get("sql_id") or row.name, detail, "sampled activity on the event",
                                               pct, "%", None, "ASH activity", "ash_top_sql", row.line))
     return {k: sorted(v, key=lambda c: -c.value)[:n] for k, v in out.items()}

@@ -63,6 +63,10 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
     if det.kind == "awr_diff":
         return _build_diff(det, header_tables, blocks, issues, text)
     map_blocks(blocks, issues, sections)
+    if det.kind == "awr":
+        from .ash_sections import map_ash_blocks  # AWR 11.2+ prints ASH's Top SQL with Top Events, ...
+
+        map_ash_blocks(blocks, sections, issues, None)
     version = header.version or det.version
     report = Report(kind=det.kind, format=det.format, version=version, header=header,
                     sections=sections, issues=issues, generation=_generation(det.kind, version, sections))

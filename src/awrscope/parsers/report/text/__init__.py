@@ -43,7 +43,9 @@ def blocks_from_text(lines: list[str]) -> tuple[list[str], int, list[Block]]:
             header_lines.extend(raw.lines)
             continue
         if lookup(raw.title) is None:  # not a section awrscope maps: delimit it, do not cut it into cells
-            blocks.append(Block(raw.title, raw.line, [], [], [], raw.first_body_line, "text"))
+            # (the ASH sections an AWR report prints keep their lines for the ASH readers: ash_sections.py)
+            kept = list(raw.lines) if _ash_section(raw.title) else []
+            blocks.append(Block(raw.title, raw.line, [], [], kept, raw.first_body_line, "text"))
             last_title = raw.title
             continue
         body = _body_lines(raw)
@@ -68,6 +70,14 @@ def blocks_from_text(lines: list[str]) -> tuple[list[str], int, list[Block]]:
         blocks.append(Block(raw.title, raw.line, tb.notes, tb.tables, body, tb.first_line, "text"))
         last_title = raw.title
     return header_lines, 1, blocks
+
+
+def _ash_section(title: str) -> bool:
+    if not title.lower().startswith("top "):
+        return False
+    from ..ash_sections import is_ash_section
+
+    return is_ash_section(title)
 
 
 def _body_lines(raw: RawSection) -> list[str]:
