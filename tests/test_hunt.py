@@ -303,3 +303,13 @@ def test_an_awr_reports_own_ash_sections_name_who_waited_on_a_findings_events(co
     assert [(c["name"], c["line"]) for c in sql] == [("aa7t6babr24zf", 2295)]
     assert "update orders_demo set total_amount = 888" in sql[0]["detail"]
     assert [(c["name"], c["line"]) for c in g03["culprits"] if c["kind"] == "session"] == [("sid 54,49528( 2)", 2367)]
+
+
+def test_a_pdb_report_says_which_container_it_is_of():
+    """'WORKLOAD REPOSITORY PDB report (root snapshots)' (line 276) of container PDB1 (line 288): its figures are
+    the PDB's; the text output named the database and instance only."""
+    from awrscope.render.text import render_text
+
+    doc = analyze_path(HUNT / "awr_txt_19c_rac_pdb_racdb1_37_38_IN_LESSON.md")
+    assert doc["report"]["container"] == "PDB1"
+    assert "  db RACDB  container PDB1  instance(s) racdb1  snaps 37-38" in render_text(doc)

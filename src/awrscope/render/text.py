@@ -19,7 +19,9 @@ def _header(doc: dict) -> list[str]:
         times = "; ".join(f"period {k}: elapsed {fmt_num(p['report']['elapsed_s'])} s, DB time {fmt_num(p['report']['db_time_s'])} s"
                           for k, p in enumerate(doc["periods"], 1))
     return [f"{doc['source']['path']}",
-            f"  {r['kind']} {r['format']} {r['version'] or 'version not printed'}  db {r['db_name'] or '?'}  instance(s) {', '.join(r['instances']) or '?'}"
+            f"  {r['kind']} {r['format']} {r['version'] or 'version not printed'}  db {r['db_name'] or '?'}"
+            + (f"  container {r['container']}" if r.get("container") else "")
+            + f"  instance(s) {', '.join(r['instances']) or '?'}"
             + (f"  {snaps}" if snaps else "") + (f"  dbid {r['dbid']}" if r.get("dbid") else ""),
             *([f"  window {window}"] if window else []),
             f"  {times}",
