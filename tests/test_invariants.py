@@ -217,7 +217,11 @@ def test_corpus_provenance(corpus):
                     for row in sec.rows:
                         if not row.name or not row.line or row.name == key or row.line > len(lines):
                             continue
+                        # HTML Instance CPU is read across its one row: each figure is named by its column header,
+                        # printed on the lines above the figures (one, or one a header cell)
                         region = _region(lines, row.line, html)
+                        if html and key == "instance_cpu":
+                            region = " ".join(lines[max(0, row.line - 7):row.line]) + " " + region
                         flat = " ".join(html_mod.unescape(re.sub(r"<[^>]+>", " ", region)).lower().split())
                         names += 1
                         if " ".join(row.name.lower().split())[:20] not in flat:
