@@ -287,3 +287,35 @@ def test_cpu_share_with_unknown_saturation_is_not_capped(corpus):
     assert g02["title"].startswith("CPU bound: DB CPU 78.2 % of DB time") and g02["severity"] == "critical"
     assert any("cannot be told" in c for c in g02["caveats"])
     assert doc["metrics"]["host_cpu_busy_pct"]["value"] is None and doc["metrics"]["cpu_count"]["value"] is None
+
+
+def test_a_run_queue_larger_than_any_event_is_the_headline(corpus):
+    """sarthi2020 awr_rpt_4 (12.1.0.2, 12 CPUs on 3 cores): DB time 41,423.7 s, DB CPU 6,448.9 s, foreground waits
+    11,620.1 s: 23,354.8 s (56.4 %) neither on CPU nor in a wait, with 10.4 processes in the run queue
+    (OS_CPU_WAIT_TIME, line 290). The headline said 'Top of DB time: DB CPU 15.6 %' above a CRITICAL finding of
+    the queue: the verdict and the ranked list disagreed."""
+    doc = analyze_path(corpus / "awr_html_12102_sarthi2020_4.html")
+    head, first = doc["verdict"]["headline"], doc["findings"][0]
+    assert head["title"] == "Top of DB time: waiting for CPU (run queue, neither CPU nor a wait) 56.4 %"
+    assert first["id"] == "G10" and head["severity"] == first["severity"] == "critical"
+
+
+def test_a_segment_list_that_exceeds_the_instances_count_names_no_culprit(corpus):
+    """sarthi2020 awr_rpt_2 (12.1.0.2): Segments by DB Blocks Changes prints SYS.USER$ at 868,480 (line 3394) where
+    the instance counted 'db block changes 504,881' for the whole window (line 1322): a part above its whole."""
+    r10 = observation(analyze_path(corpus / "awr_html_12102_sarthi2020_2.html"), "R10")
+    assert r10["culprits"] == []
+    assert r10["culprits_missing"].startswith("Segments by DB block changes prints SYS.USER$ at 868,480 (line 3394), "
+                                              "more than the instance's 'db block changes' for the whole window, "
+                                              "504,881 (line 1322)")
+
+
+def test_an_11g_segment_share_is_of_the_instance_total(corpus):
+    """xydb 36006 (11.2.0.4): 'Total Physical Reads: 257,651,379', T_ONLINE_USER 249,733,757 '%Total' 96.93: of all
+    physical reads, not of the captured segments; 12c+ prints '% of Capture' (xydb 18346, 19c)."""
+    g06 = next(f for f in analyze_path(corpus / "awr_html_11204_pcambell_xydb_36006_36007.html")["findings"]
+               if f["id"] == "G06")
+    seg = next(c for c in g06["culprits"] if c["kind"] == "segment")
+    assert (seg["name"], seg["share_pct"], seg["share_of"]) == ("IDC_U_UNIAUTH.T_ONLINE_USER", 96.93, "all physical reads")
+    g03 = finding(analyze_path(corpus / "awr_html_19c_rac_pcambell_xydb_18346_18347.html"), "G03")
+    assert next(c for c in g03["culprits"] if c["kind"] == "segment")["share_of"] == "captured segments"

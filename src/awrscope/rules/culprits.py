@@ -127,6 +127,32 @@ def _segment_name(row: Row) -> tuple[str, str]:
     return name, detail
 
 
+#: The instance statistic a Segments by ... list is a part of: no segment can count more than the instance did
+_SEGMENT_TOTALS = {"db_block_changes": "db block changes", "physical_reads": "physical reads",
+                   "physical_writes": "physical writes", "logical_reads": "session logical reads",
+                   "direct_physical_reads": "physical reads direct", "direct_physical_writes": "physical writes direct"}
+
+
+def segments_beyond_total(report: Report, order: str) -> str | None:
+    """Why a Segments by ... list names no culprit, when its first segment counts more than the instance's own
+    statistic for the window (an object's counters carried over, dropped and recreated, or counted apart from the
+    instance's): the two disagree, and a part cannot exceed its whole."""
+    sec, stat = report.sections.get("segments_by_" + order), _SEGMENT_TOTALS.get(order)
+    ia = report.sections.get("instance_activity")
+    total = ia.row(stat) if stat and ia is not None else None
+    if sec is None or total is None or not total.values.get("total"):
+        return None
+    numeric = [x for x, u in sec.units.items() if u not in ("text", "%") and not _SEG_SKIP.match(x)]
+    top = max((r for r in sec.rows if numeric and r.values.get(numeric[-1])), key=lambda r: r.values[numeric[-1]],
+              default=None)
+    if top is None or top.values[numeric[-1]] <= 1.05 * total.values["total"]:
+        return None
+    name, _ = _segment_name(top)
+    return (f"Segments by {SEGMENT_ORDERS[order]} prints {name} at {top.values[numeric[-1]]:,.0f} (line {top.line}), more "
+            f"than the instance's '{stat}' for the whole window, {total.values['total']:,.0f} (line {total.line}): the "
+            "list does not agree with the instance's count, so it names no culprit")
+
+
 def segments(report: Report, order: str, n: int = 3, floor: float = MIN_SQL_SHARE_PCT) -> list[Culprit]:
     key = "segments_by_" + order
     sec = report.sections.get(key)
@@ -144,8 +170,11 @@ def segments(report: Report, order: str, n: int = 3, floor: float = MIN_SQL_SHAR
         if not v:
             continue
         name, detail = _segment_name(row)
+        # '%Total' (11g) is of the instance's total ('Total Physical Reads: ...'); '% of Capture' (12c+) of the
+        # segments the report captured
+        of = "captured segments" if share_f == "pct_of_capture" else f"all {SEGMENT_ORDERS[order]}"
         out.append(Culprit("segment", name, detail, SEGMENT_ORDERS[order], v, "count",
-                           row.values.get(share_f) if share_f else None, "captured segments", key, row.line))
+                           row.values.get(share_f) if share_f else None, of, key, row.line))
     return [c for c in _merged(out) if c.share_pct is None or c.share_pct >= floor][:n]
 
 
@@ -185,6 +214,7 @@ def find(report: Report, orders: tuple[str, ...], db_time_s: float | None, kinds
         orders = tuple(o for o in orders if not o.startswith("sql:")) + ("sql:ash",)
     found: list[Culprit] = []
     done: set[str] = set()
+    doubts: list[str] = []
     for order in orders:
         kind, _, what = order.partition(":")
         if kind in done:
@@ -192,7 +222,10 @@ def find(report: Report, orders: tuple[str, ...], db_time_s: float | None, kinds
         if kind == "sql":
             got = sql(report, what, db_time_s)
         elif kind == "segments":
-            got = segments(report, what)
+            doubt = segments_beyond_total(report, what)
+            if doubt:
+                doubts.append(doubt)
+            got = [] if doubt else segments(report, what)
         else:
             got = tablespaces(report, what or "writes")
         if got:
@@ -202,6 +235,8 @@ def find(report: Report, orders: tuple[str, ...], db_time_s: float | None, kinds
                 break
     if found:
         return found, None
+    if doubts:
+        return [], "; ".join(doubts)
     small = [o for o in orders if (o.startswith("sql:") and sql(report, o[4:], db_time_s, 1, floor=0.0))
              or (o.startswith("segments:") and segments(report, o[9:], 1, floor=0.0))]
     if small:

@@ -172,8 +172,11 @@ def _views_below_causes(findings: list[Finding]) -> None:
 
 
 def _headline_severity(led, headline: Finding, findings: list[Finding]) -> None:
-    """The headline rates its top component as the finding that claimed it does (none: info)."""
-    top = max((l for l in led.leaves.values() if l.kind != "remainder"), key=lambda l: l.seconds, default=None)
+    """The headline rates its top component as the finding that claimed it does (none: info); a headline of the
+    run queue (G01 on the remainder) as the finding that claimed most of the remainder."""
+    queue = bool(headline.evidence) and headline.evidence[0].metric == "unaccounted_pct"
+    top = max((l for l in led.leaves.values() if (l.kind == "remainder") == queue), key=lambda l: l.seconds,
+              default=None)
     owner = led.owner_of(top.key) if top is not None else None
     f = next((x for x in findings if x.id == owner), None)
     headline.severity = f.severity if f is not None else "info"

@@ -6,6 +6,7 @@ import re
 
 from ..oracle.events import wait_class
 from .base import Context, Evidence, make_finding, pct_text, rule
+from .load import run_queue_confirmed
 
 def cpu_over_db_time(ctx: Context) -> str | None:
     """What to say when the report prints DB CPU above DB time (a part larger than its whole: seen in
@@ -62,6 +63,20 @@ def g01(ctx: Context, th: dict):
     if not comps:
         return None
     name, t, srcs = comps[0]
+    gap = ctx.m.v("unaccounted_s")
+    if gap and gap > t and ctx.m.event_basis == "fg" and run_queue_confirmed(ctx.m, gap) is not None:
+        # more DB time in the run queue than in any event or on CPU: the headline is the queue G10 ranks first
+        pct = 100.0 * gap / dbt
+        ev = [ctx.ev("unaccounted_pct")] + [
+            db_cpu_evidence(ctx) if n == "DB CPU" else Evidence(f"pct_db_time[{n}]", round(100.0 * tt / dbt, 2), "%", None, s)
+            for n, tt, s in comps[:4]]
+        f = make_finding(ctx, "G01", gap, "medium", ev,
+                         f"Start with what dominates: sessions waiting for CPU in the run queue, {pct:.1f} % of DB time "
+                         "neither on CPU nor in a wait (G10); the other findings are ranked by the "
+                         "share of DB time they can address.",
+                         title=f"Top of DB time: waiting for CPU (run queue, neither CPU nor a wait) {pct:.1f} %")
+        f.culprit_orders = HEADLINE_CULPRITS["CPU"]
+        return f
     pct = 100.0 * t / dbt
     if pct < th["pct"]:
         return None
