@@ -319,3 +319,13 @@ def test_an_11g_segment_share_is_of_the_instance_total(corpus):
     assert (seg["name"], seg["share_pct"], seg["share_of"]) == ("IDC_U_UNIAUTH.T_ONLINE_USER", 96.93, "all physical reads")
     g03 = finding(analyze_path(corpus / "awr_html_19c_rac_pcambell_xydb_18346_18347.html"), "G03")
     assert next(c for c in g03["culprits"] if c["kind"] == "segment")["share_of"] == "captured segments"
+
+
+def test_rollbacks_with_nothing_to_undo_are_no_undo_pressure(corpus):
+    """xydb 36006 (11.2.0.4): 'user rollbacks 21,003' beside 'user commits 70,777' (lines 1717-1718) is a 22.9 %
+    rollback ratio, but 'rollback changes - undo records applied 261' (line 1925): 0.012 undo records a rollback.
+    The application ends read-only work with a rollback: no undo is written, and R10 said 'UNDO write pressure:
+    rollbacks 23 % of transactions'."""
+    doc = analyze_path(corpus / "awr_html_11204_pcambell_xydb_36006_36007.html")
+    assert abs(doc["metrics"]["undo_records_per_rollback"]["value"] - 261 / 21003) < 1e-12
+    assert finding(doc, "R10") is None and observation(doc, "R10") is None

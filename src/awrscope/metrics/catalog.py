@@ -69,6 +69,8 @@ CATALOG: tuple[MetricDef, ...] = (
     _m("M27", "lfs_waits_per_commit", "ratio", "W_FG(log file sync)/'user commits'", "wait events", "instance_activity"),
     _m("M28", "exec_per_commit", "ratio", "'execute count'/'user commits'", "instance_activity"),
     _m("M29", "rollback_ratio", "%", "100*'user rollbacks'/('user commits'+'user rollbacks')", "instance_activity"),
+    _m("M97", "undo_records_per_rollback", "ratio", "'rollback changes - undo records applied'/'user rollbacks': "
+       "below 1, most rollbacks had nothing to undo (a connection pool's reset) and cost no undo", "instance_activity"),
     # B.4 LGWR
     _m("M30", "redo_write_ms", "ms", "'redo write time (usec)'/1000/'redo writes'; else 10*'redo write time'(cs)/'redo writes'",
        "instance_activity"),

@@ -33,6 +33,8 @@ def redo(b: Builder) -> None:
     b.ratio("lfs_waits_per_commit", lfs.waits if lfs else None, commits, [*(lfs.sources if lfs else ()), s_com])
     b.ratio("exec_per_commit", execs, commits, [s_ex, s_com])
     b.ratio("rollback_ratio", rollbacks, txn, [s_rb, s_com], scale=100.0)
+    applied, s_ap, _ = b.stat("rollback changes - undo records applied")
+    b.ratio("undo_records_per_rollback", applied, rollbacks, [s_ap, s_rb])
 
     # M30 redo write time: (usec) twin preferred, else centiseconds (P02)
     us, s_us, _ = b.stat("redo write time (usec)")

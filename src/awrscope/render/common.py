@@ -164,6 +164,7 @@ EVIDENCE_LABELS = {
     "dfpw_ms": "DBWR write time (db file parallel write), per write", "unaccounted_s": "DB time not accounted for",
     "unaccounted_pct": "DB time not accounted for, share", "logons_per_s": "logons per second",
     "hard_parses_per_execution": "hard parses per execution", "rollback_ratio": "rollbacks per transaction",
+    "undo_records_per_rollback": "undo records applied per rollback",
     "est_db_time_s": "advisory's estimated DB time", "est_phys_read_factor": "advisory's estimated physical reads factor",
     "estd_extra_mb_to_disk": "advisory's estimated extra MB to disk", "bg_time_s": "background process time",
     "io_fraction": "I/O part of the time", "share_of_reads": "share of the reads",

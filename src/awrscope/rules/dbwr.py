@@ -104,7 +104,8 @@ def r10(ctx: Context, th: dict):
 
     What it detects (time first): 'enq: US - contention' + 'undo segment extension' >= 2 % of DB
     time, STO/OOS > 0. Volume evidence (Ault): undo block writes >= 20 % of physical writes (or UNDO
-    tablespaces >= 20 % of tablespace writes), rollback ratio >= 5 %. Volume-only => Low/Medium:
+    tablespaces >= 20 % of tablespace writes), rollback ratio >= 5 % (unless the rollbacks apply less than one
+    undo record each: rollbacks with nothing to undo write no undo). Volume-only => Low/Medium:
     undo block writes are DBWR background work, not foreground time.
     What to do: find the source of rollbacks, split huge transactions, size UNDO (retention vs
     tuned retention), put UNDO on adequate storage.
@@ -116,10 +117,14 @@ def r10(ctx: Context, th: dict):
     sto = (m.v("sto_oos") or 0) > 0
     ubw = m.v("undo_block_write_share")
     rbr = m.v("rollback_ratio")
+    # rollbacks that apply less than one undo record each mostly had nothing to undo (an application or a connection
+    # pool ending read-only work with a rollback): they write no undo and are no evidence of undo pressure
+    applied = m.v("undo_records_per_rollback")
+    empty = applied is not None and applied < 1.0
     vol = []
     if ubw is not None and ubw >= th["undo_write_share_pct"]:
         vol.append(ctx.ev("undo_block_write_share", f">= {th['undo_write_share_pct']} %"))
-    if rbr is not None and rbr >= th["rollback_ratio_pct"]:
+    if rbr is not None and rbr >= th["rollback_ratio_pct"] and not empty:
         vol.append(ctx.ev("rollback_ratio", f">= {th['rollback_ratio_pct']} %"))
     if not (time_ev or sto or vol):
         if ubw is None and us is None and rbr is None:
@@ -127,7 +132,9 @@ def r10(ctx: Context, th: dict):
             raise Needs("undo_block_write_share or us_enq_share or rollback_ratio")
         return None
     ev = ([ctx.ev("us_enq_share", f">= {th['us_pct']} %")] if us is not None else []) + (
-        [ctx.ev("sto_oos", "> 0")] if sto else []) + vol + [ctx.ev("undo_share_of_redo"), ctx.ev("rollback_apply_rate")]
+        [ctx.ev("sto_oos", "> 0")] if sto else []) + vol + [ctx.ev("undo_share_of_redo"), ctx.ev("rollback_apply_rate")] + (
+        [ctx.ev("undo_records_per_rollback")] if applied is not None and rbr is not None and rbr >= th["rollback_ratio_pct"]
+        else [])
     conf = "high" if time_ev else "medium" if (sto or len(vol) > 1) else "low"
     seconds = ctx.claim_all(("enq: US - contention", "undo segment extension"))
     return make_finding(ctx, "R10", seconds, conf, ev,
@@ -137,6 +144,7 @@ def r10(ctx: Context, th: dict):
                         title="UNDO write pressure" + (f": UNDO {ubw:.0f} % of writes ({m.get('undo_block_write_share').note})"
                                                         if ubw is not None and ubw >= th["undo_write_share_pct"] else
                                                         f": rollbacks {rbr:.0f} % of transactions" if rbr is not None
+                                                        and not empty
                                                         and rbr >= th["rollback_ratio_pct"] else ""),
                         confirm="v$undostat per 10 minutes; v$transaction for long/huge transactions.",
                         refute="undo volume proportional to the business workload with no waits.",
