@@ -329,3 +329,14 @@ def test_rollbacks_with_nothing_to_undo_are_no_undo_pressure(corpus):
     doc = analyze_path(corpus / "awr_html_11204_pcambell_xydb_36006_36007.html")
     assert abs(doc["metrics"]["undo_records_per_rollback"]["value"] - 261 / 21003) < 1e-12
     assert finding(doc, "R10") is None and observation(doc, "R10") is None
+
+
+def test_the_commit_path_says_what_its_owner_claims_of_the_non_io_remainder(corpus):
+    """zosia (11.2.0.1): log file sync 4.11 ms x 116,896 waits, LGWR 1.43 ms a write: a non-I/O remainder of 22.59 %
+    of DB time, of which R02 claims 20.29 % (above the 0.2 ms every commit takes): the commit path line gave the one
+    figure and R02's impact the other, for one quantity, without a word."""
+    from awrscope.render.text import render_text
+
+    text = render_text(analyze_path(corpus / "awr_html_11201_rbogusze_zosia_7_8.html"))
+    assert "non-I/O remainder 22.59 % -> R02 (claims 20.29 % of DB time)" in text
+    assert "impact 205.7 s = 20.29 % of DB time" in text
