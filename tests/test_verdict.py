@@ -340,3 +340,16 @@ def test_the_commit_path_says_what_its_owner_claims_of_the_non_io_remainder(corp
     text = render_text(analyze_path(corpus / "awr_html_11201_rbogusze_zosia_7_8.html"))
     assert "non-I/O remainder 22.59 % -> R02 (claims 20.29 % of DB time)" in text
     assert "impact 205.7 s = 20.29 % of DB time" in text
+
+
+def test_commit_findings_name_the_statements_that_change_data(corpus):
+    """A query neither changes nor commits anything. zosia's SQL ordered by Executions (TPC-C) lists 'SELECT I_PRICE,
+    I_NAME, I_DATA...' first (line 1007); R02's culprits are its DML: UPDATE STOCK (line 1012), INSERT INTO
+    ORDER_LINE (line 1022), UPDATE ORDERS (line 1027). dbcont03 lists ten queries only: R01 says so."""
+    r02 = finding(analyze_path(corpus / "awr_html_11201_rbogusze_zosia_7_8.html"), "R02")
+    assert [(c["name"], c["line"]) for c in r02["culprits"]] == [
+        ("82tfppq8s0dc2", 1012), ("dqyz792jar7w0", 1022), ("2xf7pasj5qz0a", 1027)]
+    doc = analyze_path(corpus / "awr_html_10204_radtek_orass1_dbcont03_46333_46339.html")
+    r01 = finding(doc, "R01") or observation(doc, "R01")
+    assert r01["culprits"] == []
+    assert r01["culprits_missing"] == "SQL ordered by Executions lists only queries: no statement there changes data or commits"

@@ -50,7 +50,7 @@ def _lfs_evidence(ctx: Context, ca: CommitAttribution, th: dict) -> list[Evidenc
 LGWR_DEPENDENT = ("log buffer space", "log file switch completion")
 
 
-@rule("R01", "redo-write-io-latency", "Redo write I/O latency bound (LGWR I/O)", culprits=("sql:executions",),
+@rule("R01", "redo-write-io-latency", "Redo write I/O latency bound (LGWR I/O)", culprits=("sql:commits",),
       lfs_pct_db_time=5.0, lgwr_ms=5.0, lgwr_ms_flash=2.0, poor_ms=10.0, io_fraction=0.5, pathology_lfs_ms=20.0,
       target_ms=0.5, lfpw_tail_pct=10.0, read_ms=10.0)
 def r01(ctx: Context, th: dict):
@@ -167,7 +167,7 @@ def _w1_saved_s(ca: CommitAttribution, Lp: float, a: float) -> float:
     return max(0.0, min(ca.lfs_time_s, ca.lfs_waits * (ca.lfs_ms - lfs_new) / 1000.0))
 
 
-@rule("R02", "non-io-commit-latency", "LGWR CPU / scheduling / post-wait bound (non-I/O commit latency)", culprits=("sql:executions",),
+@rule("R02", "non-io-commit-latency", "LGWR CPU / scheduling / post-wait bound (non-I/O commit latency)", culprits=("sql:commits",),
       lfs_pct_db_time=5.0, ratio=3.0, ratio_cpu_saturated=2.0, residual_ms=1.0, lgwr_ms_max=5.0, pathology_lfs_ms=20.0,
       o_normal_ms=0.2)
 def r02(ctx: Context, th: dict):
@@ -232,7 +232,7 @@ def r02(ctx: Context, th: dict):
                         whatif=[w5_lgwr_cpu(ca.lfs_waits, O, dbt, th["o_normal_ms"])], caveats=caveats, range_pct=addr_rng)
 
 
-@rule("R03", "chatty-commits", "Commit too frequent (chatty commits)", culprits=("sql:executions",),
+@rule("R03", "chatty-commits", "Commit too frequent (chatty commits)", culprits=("sql:commits",),
       lfs_pct_db_time=5.0, normal_lfs_ms=5.0, normal_ratio=2.0, waits_per_commit_lo=0.7, waits_per_commit_hi=1.3,
       exec_per_commit=5.0, redo_per_commit_B=2048.0, commit_rate=100.0, batch_factor=5.0, pathology_lfs_ms=20.0)
 def r03(ctx: Context, th: dict):
@@ -293,7 +293,7 @@ def r03(ctx: Context, th: dict):
                         caveats=list(ca.notes))
 
 
-@rule("R14", "dataguard-sync-commit", "Data Guard SYNC transport in the commit path", culprits=("sql:executions",),
+@rule("R14", "dataguard-sync-commit", "Data Guard SYNC transport in the commit path", culprits=("sql:commits",),
       lfs_pct_db_time=5.0, pathology_lfs_ms=20.0, residual_fraction=0.5)
 def r14(ctx: Context, th: dict):
     """Commits wait for the standby: SYNC redo transport adds the network round trip and standby I/O.
@@ -317,7 +317,7 @@ def r14(ctx: Context, th: dict):
                         refute="No SYNC destination in log_archive_dest_n.", caveats=list(ca.notes))
 
 
-@rule("R15", "adaptive-lfs-polling", "Adaptive log file sync (polling) inflating commits", culprits=("sql:executions",),
+@rule("R15", "adaptive-lfs-polling", "Adaptive log file sync (polling) inflating commits", culprits=("sql:commits",),
       lfs_pct_db_time=5.0, pathology_lfs_ms=20.0, poll_share=50.0, ratio=3.0, min_poll_ms=1.0)
 def r15(ctx: Context, th: dict):
     """Foregrounds poll for LGWR instead of being posted, adding up to a poll interval per commit.
@@ -397,7 +397,7 @@ def assign_non_io(ctx: Context, ca: CommitAttribution, th: dict) -> None:
 
 
 @rule("R17", "commit-wait-unsplit", "Commit waits whose I/O and non-I/O parts the report cannot split",
-      culprits=("sql:executions",), lfs_pct_db_time=5.0)
+      culprits=("sql:commits",), lfs_pct_db_time=5.0)
 def r17(ctx: Context, th: dict):
     """log file sync takes a material share of DB time (or of sampled foreground activity in an ASH
     report) but the report prints no LGWR write time ('log file parallel write' in Background Wait

@@ -7,6 +7,7 @@ section it needed: no culprit is ever guessed."""
 from __future__ import annotations
 
 import os
+import re
 from msgspec import Struct
 
 from ..model import Report, Row, Section
@@ -21,6 +22,8 @@ SQL_ORDERS: dict[str, tuple[str, str, str, str]] = {
     "gets": ("sql_by_gets", r"^(total_gets|buffer_gets)$", "count", "buffer gets"),
     "reads": ("sql_by_reads", r"^(total_reads|physical_reads|physical_rds)$", "count", "physical reads"),
     "executions": ("sql_by_executions", r"^(total_execs|executions)$", "count", "executions"),
+    # commit findings: the statements that make transactions (DML, PL/SQL), not the queries between them
+    "commits": ("sql_by_executions", r"^(total_execs|executions)$", "count", "executions (DML and PL/SQL)"),
     "parse_calls": ("sql_by_parse_calls", r"^parse_calls$", "count", "parse calls"),
     "version_count": ("sql_by_version_count", r"^(version_count|max_version_count)$", "count", "child cursors"),
     "sharable_memory": ("sql_by_sharable_memory", r"^(sharable_mem_b|max_sharable_memory_kb)$", "stat", "sharable memory"),
@@ -30,6 +33,9 @@ SQL_ORDERS: dict[str, tuple[str, str, str, str]] = {
 #: gets for the gets order, the captured segments' reads, ...) is not named as a finding's culprit: it cannot explain
 #: the finding (G07's floor for a Top SQL). A query of 0.1 s is no culprit of 53 s of row lock waits.
 MIN_SQL_SHARE_PCT = 1.0
+
+#: A statement that is a query (its text as printed: a SELECT or WITH, after comments and parentheses)
+_QUERY = patterns.compile(r"^\s*(?:\(\s*|/\*.*?\*/\s*)*(?:select|with)\b", re.I | re.S)
 
 _SQL_SHARE = patterns.compile(r"^(pct_total|pct_total_parses|percentage_of_total_(gets|reads|execs))$")
 
@@ -103,6 +109,9 @@ def sql(report: Report, order: str, db_time_s: float | None, n: int = 3, floor: 
         v = row.values.get(f)
         if not v or not row.name:
             continue
+        if order == "commits" and _QUERY.match(row.text.get("sql_text") or "") and \
+                "for update" not in " ".join((row.text.get("sql_text") or "").lower().split()):
+            continue  # a query neither changes nor commits anything
         if unit == "s":
             share, of = (100.0 * v / db_time_s if db_time_s else None), "DB time"
         elif unit == "%":  # ASH: the share of sampled activity is the measure itself
@@ -242,6 +251,8 @@ def find(report: Report, orders: tuple[str, ...], db_time_s: float | None, kinds
     if small:
         return [], (f"nothing in {' or '.join(_section_title(o) for o in small)} reaches {MIN_SQL_SHARE_PCT:g} % of the "
                     "total it is ranked by: none explains this finding")
+    if "sql:commits" in orders and report.sections.get(SQL_ORDERS["commits"][0]) is not None:
+        return [], "SQL ordered by Executions lists only queries: no statement there changes data or commits"
     return [], "needs " + " or ".join(_section_title(o) for o in orders) + " (not printed in this report)"
 
 

@@ -44,7 +44,7 @@ def _top_components(ctx: Context):
 HEADLINE_CULPRITS = {
     "CPU": ("sql:cpu", "sql:gets"), "User I/O": ("sql:user_io", "sql:reads", "segments:physical_reads"),
     "Cluster": ("sql:cluster", "segments:gc_buffer_busy"), "Application": ("segments:row_lock_waits", "sql:elapsed"),
-    "Commit": ("sql:executions",), "Concurrency": ("segments:buffer_busy_waits", "sql:parse_calls"),
+    "Commit": ("sql:commits",), "Concurrency": ("segments:buffer_busy_waits", "sql:parse_calls"),
     "Configuration": ("segments:db_block_changes",), "System I/O": ("segments:db_block_changes",),
 }
 
