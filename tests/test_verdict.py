@@ -353,3 +353,18 @@ def test_commit_findings_name_the_statements_that_change_data(corpus):
     r01 = finding(doc, "R01") or observation(doc, "R01")
     assert r01["culprits"] == []
     assert r01["culprits_missing"] == "SQL ordered by Executions lists only queries: no statement there changes data or commits"
+
+
+def test_reads_that_bypass_the_buffer_cache_get_no_cache_advice(corpus):
+    """xydb 36006: T_ONLINE_USER 249,733,757 physical reads (line 2984), 249,733,756 of them direct (Segments by Direct
+    Physical Reads, line 3040): a KEEP pool or a larger cache would not hold them. xydb 36008: direct path read
+    406.5 s of 1,173,705 waits (line 98) is 79 % of the read time beside 62.6 s of fast single-block reads (line 101):
+    'Faster storage would gain little' was said of reads whose latency the single-block ones do not tell."""
+    doc = analyze_path(corpus / "awr_html_11204_pcambell_xydb_36006_36007.html")
+    g12 = next(f for f in doc["findings"] + doc["observations"] if f["id"] == "G12")
+    assert "their reads are mostly direct" in g12["recommendation"] and "caching them" not in g12["recommendation"]
+    doc = analyze_path(corpus / "awr_html_11204_pcambell_xydb_36008_36009.html")
+    g06 = next(f for f in doc["annotations"] if f["id"] == "G06")
+    assert g06["title"].endswith("; single-block reads fast (0.1 ms); most of it direct path read (79 % of the read time)")
+    assert "Faster storage would gain little" not in g06["recommendation"]
+    assert "a larger cache or a KEEP pool does not help them" in g06["recommendation"]

@@ -314,8 +314,30 @@ def g06(ctx: Context, th: dict):
                                 "AWR report of the same window gives the read latency and buffer cache advice.")
     else:
         f.title += f"; single-block reads fast ({reads[0].avg_ms:.1f} ms)"
-        f.recommendation = ("Reads are fast but many: the volume is where the time goes. Tune the SQL with most physical "
-                            "reads (SQL ordered by Reads / User I/O: access paths, full scans), consider a larger buffer "
-                            "cache (Buffer Pool Advisory). Faster storage would gain little.")
+        bypass = sorted((e for e in ctx.m.fg_events.values() if e.name.lower().startswith(BYPASS_READS) and e.time_s > 0),
+                        key=lambda e: -e.time_s)
+        if bypass and sum(e.time_s for e in bypass) >= 0.5 * read_time:
+            # the single-block latency says nothing of the direct reads, and no buffer cache holds what they read
+            top = bypass[0]
+            share = 100.0 * sum(e.time_s for e in bypass) / read_time
+            f.title += f"; most of it {top.name} ({share:.0f} % of the read time)"
+            f.recommendation = (
+                f"Single-block reads are fast, but {share:.0f} % of the read time is {top.name}"
+                + (f" ({top.avg_ms:.1f} ms a wait)" if top.avg_ms is not None else "")
+                + ": scans that bypass the buffer cache, so a larger cache or a KEEP pool does not help them. Tune the "
+                "scans (SQL ordered by Reads and Segments by Direct Physical Reads: access paths, partition pruning, "
+                "parallel query), and judge the storage by the direct reads' latency per block (File IO Stats), not by "
+                "the single-block reads'."
+                + (" Before 10g 'direct path read' also counts the sorts and hash joins read back from TEMP: see the "
+                   "TEMP tablespace's reads and the sort area / PGA sizing." if (ctx.report.version or "")[:2] in
+                   ("8.", "9.") else ""))
+        else:
+            f.recommendation = ("Reads are fast but many: the volume is where the time goes. Tune the SQL with most "
+                                "physical reads (SQL ordered by Reads / User I/O: access paths, full scans), consider a "
+                                "larger buffer cache (Buffer Pool Advisory). Faster storage would gain little.")
         f.annotates = tuple(e.name for e in ctx.m.fg_events.values() if e.name.lower() in ALL_READ_EVENTS and e.time_s > 0)
     return f
+
+
+#: Reads that do not go through the buffer cache (direct path, Exadata smart scans)
+BYPASS_READS = ("direct path read", "cell smart")

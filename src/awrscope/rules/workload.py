@@ -105,12 +105,19 @@ def g12(ctx: Context, th: dict):
         return None
     share = min(100.0, sum(c.share_pct for c in segs))
     names = ", ".join(dict.fromkeys(c.name for c in segs))
+    # reads that are mostly direct (Segments by Direct Physical Reads) bypass the buffer cache: no cache holds them
+    direct = {c.name: c.value for c in seg_culprits(ctx.report, "direct_physical_reads", n=50)} \
+        if segs[0].section == "segments_by_physical_reads" else {}
+    bypass = all(direct.get(c.name, 0.0) >= 0.5 * c.value for c in segs)
     f = make_finding(ctx, "G12", io * share / 100.0, "medium",
                      [Evidence(f"share_of_reads[{c.name}]", c.share_pct, "%", f">= {th['segment_pct']} %",
                                (Source(c.section, c.name, "pct", c.line, c.share_pct),), c.detail) for c in segs],
                      "Reduce the reads of these segments: the SQL that reads them (SQL ordered by Reads), their access "
-                     "paths (indexes, partition pruning), caching them (a KEEP pool or a larger cache) and, in RAC, "
-                     "which instance reads them (service affinity).",
+                     "paths (indexes, partition pruning), "
+                     + ("not caching: their reads are mostly direct (Segments by Direct Physical Reads), which bypass "
+                        "the buffer cache, so a KEEP pool or a larger cache would not hold them; " if bypass and direct
+                        else "caching them (a KEEP pool or a larger cache) ")
+                     + "and, in RAC, which instance reads them (service affinity).",
                      title=f"Hot segments: {names} hold {share:.0f} % of the physical reads")
     f.culprits = segs
     return f
