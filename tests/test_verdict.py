@@ -368,3 +368,17 @@ def test_reads_that_bypass_the_buffer_cache_get_no_cache_advice(corpus):
     assert g06["title"].endswith("; single-block reads fast (0.1 ms); most of it direct path read (79 % of the read time)")
     assert "Faster storage would gain little" not in g06["recommendation"]
     assert "a larger cache or a KEEP pool does not help them" in g06["recommendation"]
+
+
+def test_a_resource_at_its_hard_limit_is_said(corpus):
+    """dbcont04 (10.2.0.4) Resource Limit Stats: 'max_shared_servers 20 50 50 50' and 'processes 65 500 500 500':
+    500 processes of 500 since the instance started, new connections refused (ORA-00020). gcs resources, which
+    grow past their initial allocation, are not limits."""
+    doc = analyze_path(corpus / "awr_html_10204_radtek_orass1_dbcont04_46526_46527.html")
+    g16 = observation(doc, "G16")
+    assert g16["title"] == ("Resource limits reached since the instance started: max_shared_servers 50 of 50, "
+                            "processes 500 of 500")
+    assert g16["impact"]["db_time_s"] == 0.0
+    assert [(e["metric"], e["value"], e["note"]) for e in g16["evidence"]] == [
+        ("maximum_utilization[max_shared_servers]", 50.0, "now 20"), ("maximum_utilization[processes]", 500.0, "now 65")]
+    assert "ORA-00020" in g16["recommendation"]

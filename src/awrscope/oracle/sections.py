@@ -87,6 +87,8 @@ SECTION_TITLES: tuple[tuple[str, str, str], ...] = (
      "Enqueue Activity"),
     ("undo_summary", r"^undo segment summary",
      "Undo Segment Summary"),
+    ("resource_limits", r"^resource limit stat",
+     "Resource Limit Stats (processes, sessions, ... against their limits)"),
     ("undo_stats", r"^undo segment stats",
      "Undo Segment Stats"),
     ("rollback_stats", r"^rollback segment stats",

@@ -210,6 +210,7 @@ RULE_NAMES = {
     "G03": "row lock contention", "G04": "concurrency waits", "G05": "RAC cluster waits", "G06": "User I/O reads",
     "G07": "top SQL", "G08": "hard parsing", "G09": "logon storm", "G10": "CPU run queue", "G11": "undersized SGA",
     "G12": "hot segments", "G13": "RAC instance imbalance", "G14": "undersized PGA", "G15": "unexplained time",
+    "G16": "resource limits reached",
 }
 _RULE_ID = patterns.compile(r"\b([RG]\d\d)\b(?!\.\d)")  # not a release ('EBS R12.2')
 

@@ -68,6 +68,7 @@ MAPPERS: dict[str, Mapper] = {
     "enqueue_activity": misc.map_enqueues,
     "undo_summary": misc.map_undo_summary,
     "undo_stats": misc.generic_table,
+    "resource_limits": misc.generic_table,
     "rollback_stats": misc.generic_table,
     "latch_activity": misc.map_latches,
     "thread_activity": activity.map_thread_activity,
