@@ -46,6 +46,9 @@ def _verdict_lines(doc: dict, verbose: bool = False) -> list[str]:
         shown = {(c["kind"], c["name"]) for f in doc.get("findings") or () for c in f.get("culprits") or ()}
         # a statement or segment under the verdict and under a finding is said once, with the finding
         rest = [c for c in h.get("culprits") or () if verbose or (c["kind"], c["name"]) not in shown]
+        below = [c["name"] for c in h.get("culprits") or () if c not in rest]
+        if below:  # said, so that the verdict's first culprit is not taken for the one left here
+            out.append(f"     culprit {', '.join(below)}: with the findings below")
         out += _culprit_lines(dict(h, culprits=rest))
     return out
 
