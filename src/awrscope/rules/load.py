@@ -46,9 +46,9 @@ def run_queue_confirmed(m: Metrics, gap_s: float) -> str | None:
     wait (metric unaccounted_s) are sessions queued for a CPU, or None when nothing does. The OS
     figures decide when printed: the run queue (OS_CPU_WAIT_TIME) long enough for a quarter of the
     gap, or a host at least 80 % busy; a short run queue or an idle host refutes it. Only without
-    them (or when the busy % counts SMT threads and understates saturation) do the sessions on CPU
-    or in the gap outnumbering the CPUs stand in: more sessions active than CPUs alone is no CPU
-    queue when their time is waits."""
+    them (or when the busy % counts SMT threads and understates saturation: by at most the threads per
+    core) do the sessions on CPU or in the gap outnumbering the CPUs stand in: more sessions active
+    than CPUs alone is no CPU queue when their time is waits."""
     e, q, busy = m.v("elapsed_s"), m.v("cpu_queue_aas"), m.v("host_cpu_busy_pct")
     cpus, cores, cpu = m.v("cpu_count"), m.v("cpu_cores"), m.v("db_cpu_s")
     if not gap_s or not e:
@@ -60,11 +60,17 @@ def run_queue_confirmed(m: Metrics, gap_s: float) -> str | None:
         per_core = (cpu or 0.0) + gap_s
         if not (cores and per_core / e / cores >= OS_WAIT_PER_CORE):
             q = None
+        # nor when the host had idle cores even counting SMT (15.6 % of 12 threads on 3 cores is 62 % of the cores
+        # at most): a run queue does not stand beside idle cores
+        elif busy is not None and busy * (cpus / cores if cpus and cores and cpus >= 2 * cores else 1.0) < QUEUE_BUSY_PCT:
+            q = None
     if q is not None and q >= 0.25 * gap_s / e:
         return f"OS run queue {q:.2g} processes on average"
     if busy is not None and busy >= QUEUE_BUSY_PCT:
         return f"host {pct_text(busy)} busy"
-    smt = bool(cpus and cores and cpus >= 2 * cores)
+    # SMT threads counted as CPUs understate a core's saturation by at most their number per core: a host whose busy
+    # % times that is still under QUEUE_BUSY_PCT has idle cores (15.6 % of 12 threads on 3 cores: 62 % at most)
+    smt = bool(cpus and cores and cpus >= 2 * cores and (busy is None or busy * cpus / cores >= QUEUE_BUSY_PCT))
     if q is None and (busy is None or smt) and cpus and cpu is not None and (cpu + gap_s) / e > cpus:
         return (f"{(cpu + gap_s) / e:.3g} sessions on CPU or neither on CPU nor waiting, more than {cpus:g} CPUs"
                 + (" (no OS CPU figures)" if busy is None else " (SMT threads: the host's busy % understates it)"))

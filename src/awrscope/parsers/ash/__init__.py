@@ -56,7 +56,7 @@ def parse_ash(det: Detected, text: str) -> Report:
     for table, spec in sections:
         if spec.key in report.sections:
             continue  # a title printed twice: the first one is the section
-        sec = _map(table, spec, ctx)
+        sec = map_table(table, spec, ctx)
         if sec is not None:
             report.sections[spec.key] = sec
     for key, sec in ctx.derived.items():
@@ -102,7 +102,8 @@ def _from_html(text: str, issues: list[ParseIssue]):
     return printed, sections, ah
 
 
-def _map(table: Table, spec, ctx: Context) -> Section | None:
+def map_table(table: Table, spec, ctx: Context) -> Section | None:
+    """A section's mapper on its table; a mapper's failure is an error issue of that section, not of the report."""
     try:
         sec = spec.mapper(table, spec.key, ctx)
     except Exception as e:  # a mapper bug must not lose the rest of the report
@@ -157,4 +158,4 @@ def _check(report: Report, text: str, printed: list[_Printed]) -> None:
                                         "sections after the cut are missing"))
 
 
-__all__ = ["DB_TIME_NOTE", "parse_ash"]
+__all__ = ["DB_TIME_NOTE", "map_table", "parse_ash"]

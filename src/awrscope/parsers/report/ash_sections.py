@@ -5,6 +5,7 @@ AWR's 'SQL ordered by' lists do not."""
 from __future__ import annotations
 
 from ...model import ParseIssue, Section
+from ..ash import map_table
 from ..ash.records import Table, group_rows, squash
 from ..ash.sections import Context, lookup as ash_lookup
 from ..ash.text import read_levels, records_from_text, widths
@@ -36,11 +37,6 @@ def map_ash_blocks(blocks: list[Block], sections: dict[str, Section], issues: li
             levels, rows = read_levels([(block.first_line + k, line) for k, line in enumerate(block.lines)])
             table = Table(block.title, block.line, records_from_text(levels, rows, spec.starts, spec.free_text),
                           widths(levels), "text")
-        try:
-            sec = spec.mapper(table, spec.key, ctx)
-        except Exception as e:  # a mapper bug must not lose the rest of the report
-            issues.append(ParseIssue("error", spec.key, block.line,
-                                     f"section '{block.title}' could not be read ({type(e).__name__}: {e})"))
-            continue
+        sec = map_table(table, spec, ctx)
         if sec is not None and sec.rows:
             sections[spec.key] = sec
