@@ -313,3 +313,23 @@ def test_a_pdb_report_says_which_container_it_is_of():
     doc = analyze_path(HUNT / "awr_txt_19c_rac_pdb_racdb1_37_38_IN_LESSON.md")
     assert doc["report"]["container"] == "PDB1"
     assert "  db RACDB  container PDB1  instance(s) racdb1  snaps 37-38" in render_text(doc)
+
+
+def test_a_run_queue_figure_beside_idle_cores_is_no_cpu_queue():
+    """sarthi2020/AWR-reports awr_rpt_3.html (12.1.0.2, AIX, 12 CPUs on 3 cores; the whole report, gzipped): a
+    library cache storm of 81 active sessions on a host 15.6 % busy (BUSY_TIME 751,472, IDLE_TIME 4,051,934,
+    lines 285-286), its ADDM saying 'CPU was not a bottleneck for the instance'. OS_CPU_WAIT_TIME 3,087,800
+    (line 291) is 4.1 times BUSY_TIME, which AIX counts more than a run queue in; even counting 4 SMT threads a
+    core the cores were 62 % busy at most. The load line said 'the CPUs saturated (23.5 % of DB time waiting for
+    CPU in the run queue)' and G10 advised more CPU."""
+    doc = analyze_path(HUNT / "awr_html_12102_sarthi2020_receipt_173498_173500.html.gz")
+    load = doc["verdict"]["load"]["summary"]
+    assert "but not CPU-bound" in load and "saturated" not in load
+    g10 = next(f for f in doc["annotations"] if f["id"] == "G10")
+    assert "OS_CPU_WAIT_TIME exceeds BUSY_TIME, which is no run queue by itself" in g10["title"]
+    # Time Model lines 253-256: parse 88.0 %, hard 47.9 %, failed 16.0 % of DB time; its ADDM: literal usage
+    # 31.65 %, parse errors 16.32 %, soft parse 40.98 % (lines 64-66)
+    g08 = finding(doc, "G08")
+    assert g08["title"] == "Parsing 88.0 % of DB time: hard parses 47.9 %, mostly literal SQL (31.7 %)"
+    assert "Also parse errors (16.0 % of DB time)" in g08["recommendation"]
+    assert "Also soft parses (40.1 % of DB time)" in g08["recommendation"]
