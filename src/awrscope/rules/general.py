@@ -90,6 +90,8 @@ def g01(ctx: Context, th: dict):
                         title=f"Top of DB time: {name} ({cls}) {pct:.1f} %" + (", more than DB time" if over else ""),
                         caveats=[over] if over else None)
     f.culprit_orders = HEADLINE_CULPRITS.get(cls, ("sql:elapsed",))
+    if cls == "Concurrency" and not name.lower().startswith(("buffer busy", "read by other")):
+        f.culprit_orders = ("sql:parse_calls", "sql:version_count")  # a mutex or latch of the library cache: no segment
     return f
 
 
