@@ -6,7 +6,7 @@ from msgspec import Struct
 
 from ..metrics import Metrics
 from ..model import Report
-from . import commit, dbwr, general, redo, unexplained, workload  # noqa: F401  (register the rules)
+from . import commit, dbwr, general, limits, redo, unexplained, workload  # noqa: F401  (register the rules)
 from ..ledger import build as build_ledger
 from ..ledger.scale import milder
 from .base import RULES, SEVERITY_RANK, Context, Finding, NotApplicable, Needs
