@@ -291,13 +291,15 @@ def g08(ctx: Context, th: dict):
     also = [k for k, v in hard_causes.items() if hard >= soft and k != top and v >= 0.25 * hard and v >= 0.02 * dbt] + (
         ["soft parses"] if hard >= soft and soft >= 0.25 * parse and soft >= 0.02 * dbt else [])
     more = "".join(f" Also {k} ({100.0 * parts[k] / dbt:.1f} % of DB time): " + _PARSE_ADVICE[k] + "." for k in also)
-    split = (f"hard parses {100.0 * hard / dbt:.1f} %, mostly {_SHORT_CAUSE.get(cause, cause)}"
-             if hard >= soft and cause in _SHORT_CAUSE else f"mostly {cause}")
+    title = f"Parsing {100.0 * parse / dbt:.1f} % of DB time"
+    if hard >= soft and cause in _SHORT_CAUSE:  # the hard part's size, then its cause
+        title += f": hard parses {100.0 * hard / dbt:.1f} %, mostly {_SHORT_CAUSE[cause]} ({100.0 * t / dbt:.1f} %)"
+    else:
+        title += f", mostly {cause} ({100.0 * t / dbt:.1f} %)"
     return make_finding(ctx, "G08", parse, "high", ev, f"Parsing costs {100.0 * parse / dbt:.1f} % of DB time, mostly {cause}: "
                         + advice + "." + more + " A bigger shared pool only helps if 'latch: shared pool' / reloads show "
                         "it is too small.",
-                        title=f"Parsing {100.0 * parse / dbt:.1f} % of DB time{': ' if ',' in split else ', '}{split} "
-                              f"({100.0 * t / dbt:.1f} %)",
+                        title=title,
                         caveats=caveats)
 
 
