@@ -333,3 +333,8 @@ def test_a_run_queue_figure_beside_idle_cores_is_no_cpu_queue():
     assert g08["title"] == "Parsing 88.0 % of DB time: hard parses 47.9 %, mostly literal SQL (31.7 %)"
     assert "Also parse errors (16.0 % of DB time)" in g08["recommendation"]
     assert "Also soft parses (40.1 % of DB time)" in g08["recommendation"]
+    # Tablespace IO Stats prints RECEIPT's 'Av Rd(ms)' as 18,196.60 (line 2239) where 'db file sequential read'
+    # averages 2.45 ms (line 362): R16 repeated it as the tablespace's read latency
+    r16 = observation(doc, "R16")
+    assert r16["evidence"][0]["note"] == ("read latency 18196.6 ms as printed: not plausible beside "
+                                          "'db file sequential read' at 2.45 ms")
