@@ -338,3 +338,8 @@ def test_a_run_queue_figure_beside_idle_cores_is_no_cpu_queue():
     r16 = observation(doc, "R16")
     assert r16["evidence"][0]["note"] == ("read latency 18196.6 ms as printed: not plausible beside "
                                           "'db file sequential read' at 2.45 ms")
+    # 'parse time cpu' (its CPU measured) is claimed before the connections' (not measured): G09 once took all
+    # 3,181.6 s of DB CPU for 9,189.9 s of connection management, leaving parsing none
+    cpu = next(l for l in doc["ledger"]["leaves"] if l["name"] == "DB CPU")
+    assert [c["id"] for c in cpu["claimed_by"]] == ["G08", "G09"]
+    assert observation(doc, "G09")["caveats"][0].startswith("connection management (9,189.9 s) overlaps other parts")

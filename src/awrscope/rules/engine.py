@@ -45,10 +45,11 @@ def rule_overrides(config: dict, rule_id: str) -> dict:
 #: The causal order of the rules: a root cause claims its DB time before the symptoms it explains
 #: (spec C.2: the I/O part of a commit wait before its non-I/O remainder; slow LGWR writes before log
 #: buffer space; DBWR before free buffer waits; TEMP spill before the PGA advisory; parse and
-#: connection causes before the DB CPU they spend; the advisory's cache before the reads), then
+#: connection causes before the DB CPU they spend, parsing (its CPU measured) before connections (theirs not);
+#: the advisory's cache before the reads), then
 #: the generic finding for what no rule explained, then the views, which claim nothing.
 CAUSAL_ORDER = ("R14", "R01", "R15", "R02", "R03", "R17", "R04", "R05", "R08", "R06", "R07", "R11", "R09", "G14", "R10",
-                "G09", "G08", "G10", "G02", "G03", "G04", "G05", "G11", "G06", "R12", "R13", "R16", "G13", "G16", "G15",
+                "G08", "G09", "G10", "G02", "G03", "G04", "G05", "G11", "G06", "R12", "R13", "R16", "G13", "G16", "G15",
                 "G07", "G12", "G01")
 
 #: A finding granted less than this share of the time it asked for lost it to a cause ranked before it:
