@@ -187,14 +187,31 @@ def segments(report: Report, order: str, n: int = 3, floor: float = MIN_SQL_SHAR
     return [c for c in _merged(out) if c.share_pct is None or c.share_pct >= floor][:n]
 
 
+def implausible_read_ms(report: Report, read_ms: float | None) -> float | None:
+    """The foreground single-block read average when a printed tablespace or file read latency is not plausible
+    beside it (a second or more a read, a hundred times that average: a 12.1 report printed 'Av Rd(ms)' 18,196.6
+    beside 'db file sequential read' at 2.45 ms), else None."""
+    if read_ms is None or read_ms < 1000.0:
+        return None
+    for key in ("wait_events_fg", "wait_events", "top_events"):
+        sec = report.sections.get(key)
+        row = sec.row("db file sequential read") if sec is not None else None
+        avg = row.values.get("avg_wait_ms") if row is not None else None
+        if avg:
+            return avg if read_ms > 100.0 * avg else None
+    return None
+
+
 def tablespaces(report: Report, measure: str = "writes", n: int = 3) -> list[Culprit]:
-    """Tablespaces by writes or reads, or by read time (reads x Av Rd(ms): where slow reads are)."""
+    """Tablespaces by writes or reads, or by read time (reads x Av Rd(ms): where slow reads are; a latency not
+    plausible beside the single-block reads' is left out)."""
     sec = report.sections.get("tablespace_io")
     if sec is None:
         return []
     if measure == "read_time":
         rows = [(r, r.values["reads"] * r.values["read_ms"] / 1000.0) for r in sec.rows
-                if r.name and r.values.get("reads") and r.values.get("read_ms")]
+                if r.name and r.values.get("reads") and r.values.get("read_ms")
+                and implausible_read_ms(report, r.values["read_ms"]) is None]
         unit, what = "s", "read time (reads x Av Rd ms)"
     else:
         rows = [(r, r.values.get(measure)) for r in sec.rows if r.name and r.values.get(measure)]

@@ -6,6 +6,7 @@ from ..metrics import Source
 from ..metrics.storage import by_tablespace
 from ..whatif import w4_pga, w6_truncate_to_gtt
 from .base import Context, Evidence, Needs, make_finding, rule
+from .culprits import implausible_read_ms
 
 REUSE = ("local write wait", "enq: RO - fast object reuse", "enq: KO - fast object checkpoint", "enq: CR - block range reuse ckpt")
 
@@ -186,14 +187,13 @@ def r11(ctx: Context, th: dict):
 
 
 def _read_latency_note(ctx: Context, read_ms: float | None) -> str | None:
-    """A tablespace's printed read latency; over a second a read, beside single-block reads far faster, said to be
-    implausible rather than repeated (a 12.1 report printed 18,196.6 ms beside 'db file sequential read' at 2.45 ms)."""
+    """A tablespace's printed read latency, said to be implausible rather than repeated when it is
+    (culprits.implausible_read_ms)."""
     if read_ms is None:
         return None
-    seq = ctx.m.fg("db file sequential read")
-    if read_ms >= 1000.0 and seq is not None and seq.avg_ms is not None and read_ms > 100.0 * seq.avg_ms:
-        return (f"read latency {read_ms} ms as printed: not plausible beside 'db file sequential read' at "
-                f"{seq.avg_ms:.3g} ms")
+    seq = implausible_read_ms(ctx.report, read_ms)
+    if seq is not None:
+        return f"read latency {read_ms} ms as printed: not plausible beside 'db file sequential read' at {seq:.3g} ms"
     return f"read latency {read_ms} ms"
 
 
