@@ -343,3 +343,7 @@ def test_a_run_queue_figure_beside_idle_cores_is_no_cpu_queue():
     cpu = next(l for l in doc["ledger"]["leaves"] if l["name"] == "DB CPU")
     assert [c["id"] for c in cpu["claimed_by"]] == ["G08", "G09"]
     assert observation(doc, "G09")["caveats"][0].startswith("connection management (9,189.9 s) overlaps other parts")
+    # its ADDM's 'Latch Free Waits 4.34 %' (line 67) is the 'latch free' event (line 360), which no finding names:
+    # it was 'agreed' with G04, whose concurrency waits are the library cache mutex
+    latch = next(a for a in doc["addm"] if a["name"] == "Latch Free Waits")
+    assert latch["status"] != "agreed" and latch["ours"] is None

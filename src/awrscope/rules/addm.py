@@ -88,6 +88,29 @@ def _window(row, report: Report) -> tuple[str, float | None]:
     return ("inside" if b is not None and b < end < e else "outside"), None
 
 
+def _named_event(name: str | None, report: Report) -> str | None:
+    """The foreground wait event an ADDM finding is named after ('Latch Free Waits' -> 'latch free'), when the
+    report prints it; None for a finding named after something else."""
+    low = " ".join((name or "").lower().split())
+    if not low.endswith(" waits"):
+        return None
+    ev = low[: -len(" waits")]
+    for key in ("wait_events_fg", "wait_events", "top_events"):
+        sec = report.sections.get(key)
+        if sec is not None and sec.row(ev) is not None:
+            return ev
+    return None
+
+
+def _covers(finding: dict | None, event: str) -> bool:
+    """Whether a finding cites or claims the event."""
+    if finding is None:
+        return False
+    cited = {(e.get("metric") or "").partition("[")[2].rstrip("]").lower() for e in finding.get("evidence") or ()}
+    claimed = {(c.get("leaf") or "").lower() for c in finding.get("claims") or ()}
+    return event in cited or event in claimed
+
+
 def beside(report: Report, results: list[dict], not_applicable: list[dict] = (), min_pct: float = 10.0,
            diluted_pct: float = 5.0) -> list[dict]:
     """ADDM's embedded findings with awrscope's matching result. ``results``: the analysis' findings,
@@ -125,6 +148,11 @@ def beside(report: Report, results: list[dict], not_applicable: list[dict] = (),
             if match is None:
                 match = next((ours[i] for i in spec if i in ours), None)
                 status = "ours more specific" if match else "missed"
+            event = _named_event(row.name, report)
+            if status == "agreed" and event is not None and not _covers(match, event):
+                # same kind of finding, other events: ADDM's 'Latch Free Waits' is not G04's library cache mutex
+                status = f"missed: '{event}' is in none of awrscope's findings"
+                match = None
             if match is None and window == "inside" and share is not None and share < diluted_pct:
                 status = "diluted"
             elif match is None and all(i in needs for i in same):
