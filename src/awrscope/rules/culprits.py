@@ -235,7 +235,7 @@ def _section_title(order: str) -> str:
 def find(report: Report, orders: tuple[str, ...], db_time_s: float | None, kinds: int = 2) -> tuple[list[Culprit], str | None]:
     """Culprits by the first order of each kind (sql, segments, tablespace) the report prints, for
     at most ``kinds`` kinds in the order given (where and who: the slow tablespace and the SQL
-    reading it); when none is printed, which sections were needed."""
+    reading it); when none is named, why (:func:`_why_none`)."""
     if report.kind == "ash":  # an ASH report ranks its SQL by sampled activity only
         orders = tuple(o for o in orders if not o.startswith("sql:")) + ("sql:ash",)
     found: list[Culprit] = []
@@ -259,18 +259,22 @@ def find(report: Report, orders: tuple[str, ...], db_time_s: float | None, kinds
             done.add(kind)
             if len(done) >= kinds:
                 break
-    if found:
-        return found, None
+    return (found, None) if found else ([], _why_none(report, orders, db_time_s, doubts))
+
+
+def _why_none(report: Report, orders: tuple[str, ...], db_time_s: float | None, doubts: list[str]) -> str:
+    """Why no culprit is named: a list that disagrees with the instance's count, lists whose entries are all under
+    the floor, a list of queries only for a commit finding, or the sections the report does not print."""
     if doubts:
-        return [], "; ".join(doubts)
+        return "; ".join(doubts)
     small = [o for o in orders if (o.startswith("sql:") and sql(report, o[4:], db_time_s, 1, floor=0.0))
              or (o.startswith("segments:") and segments(report, o[9:], 1, floor=0.0))]
     if small:
-        return [], (f"nothing in {' or '.join(_section_title(o) for o in small)} reaches {MIN_SQL_SHARE_PCT:g} % of the "
-                    "total it is ranked by: none explains this finding")
+        return (f"nothing in {' or '.join(_section_title(o) for o in small)} reaches {MIN_SQL_SHARE_PCT:g} % of the "
+                "total it is ranked by: none explains this finding")
     if "sql:commits" in orders and report.sections.get(SQL_ORDERS["commits"][0]) is not None:
-        return [], "SQL ordered by Executions lists only queries: no statement there changes data or commits"
-    return [], "needs " + " or ".join(_section_title(o) for o in orders) + " (not printed in this report)"
+        return "SQL ordered by Executions lists only queries: no statement there changes data or commits"
+    return "needs " + " or ".join(_section_title(o) for o in orders) + " (not printed in this report)"
 
 
 def ash_objects_by_event(ash: Report, n: int = 3) -> dict[str, list[Culprit]]:
