@@ -347,3 +347,14 @@ def test_a_run_queue_figure_beside_idle_cores_is_no_cpu_queue():
     # it was 'agreed' with G04, whose concurrency waits are the library cache mutex
     latch = next(a for a in doc["addm"] if a["name"] == "Latch Free Waits")
     assert latch["status"] != "agreed" and latch["ours"] is None
+
+
+def test_an_html_sections_notes_are_its_own(corpus):
+    """AWR HTML prints a section's notes between its title and its table ('<h3>Time Model Statistics</h3><ul><li>
+    Total time in database user-calls (DB Time): 6679.3s', xydb 36006 lines 225-231). They were attached to the
+    section before (Time Model got Operating System Statistics' notes, Foreground Wait Events the Background's):
+    the notes that say which events the report prints last as idle, and what a section's figures are of."""
+    r = parse_path(corpus / "awr_html_11204_pcambell_xydb_36006_36007.html")
+    assert r.sections["time_model"].notes[0] == "Total time in database user-calls (DB Time): 6679.3s"
+    assert r.sections["os_stats"].notes[0].startswith("*TIME statistic values are diffed")
+    assert r.sections["wait_events_bg"].notes[0] == "ordered by wait time desc, waits desc (idle events last)"

@@ -41,6 +41,7 @@ class _Splitter:
         self._loose: list[str] = []  # text outside tables since the last table or heading
         self._loose_line = 0
         self._pending_title: tuple[str, int] | None = None  # heading not yet used by a table
+        self._pending_notes: list[str] = []  # notes printed under that heading, before its table: the section's own
         self._note: list[str] | None = None
         self._seen_section = False  # a heading other than h1 was met: header tables are over
         self._notes_cut: Block | None = None  # the last block whose notes went past MAX_NOTES
@@ -78,6 +79,7 @@ class _Splitter:
             self._heading = None
             if title:
                 self._pending_title = (title, self._heading_line)
+                self._pending_notes = []  # a heading without a table (a contents list) keeps none of its notes
                 self._loose = []
                 if self._heading_tag != "h1":
                     self._seen_section = True
@@ -86,7 +88,10 @@ class _Splitter:
         elif tag == "li" and self._note is not None:
             note = clean_cell("".join(self._note))
             self._note = None
-            if note and self.blocks:
+            if note and self._pending_title is not None:  # AWR prints a section's notes between its title and table
+                if len(self._pending_notes) < MAX_NOTES:
+                    self._pending_notes.append(note)
+            elif note and self.blocks:
                 notes = self.blocks[-1].notes
                 if len(notes) < MAX_NOTES:
                     notes.append(note)
@@ -136,7 +141,8 @@ class _Splitter:
         return self.blocks[-1].tables
 
     def _new_block(self, title: str, line: int, table: RawTable) -> None:
-        self.blocks.append(Block(title, line, [], [table], [], line, "html"))
+        self.blocks.append(Block(title, line, self._pending_notes, [table], [], line, "html"))
+        self._pending_notes = []
 
     def issue(self, level: str, line: int, message: str) -> None:
         if len(self.issues) < MAX_ISSUES:
