@@ -358,3 +358,9 @@ def test_an_html_sections_notes_are_its_own(corpus):
     assert r.sections["time_model"].notes[0] == "Total time in database user-calls (DB Time): 6679.3s"
     assert r.sections["os_stats"].notes[0].startswith("*TIME statistic values are diffed")
     assert r.sections["wait_events_bg"].notes[0] == "ordered by wait time desc, waits desc (idle events last)"
+
+
+def test_a_12c_html_report_says_it_is_of_a_cdb(corpus):
+    """12.1 HTML prints CDB in the snapshot table ('Begin Snap: 2028 05-Apr-15 03:00:21 134 1.2 1 YES', karlarao
+    line 52): the report's cdb flag was left unknown."""
+    assert parse_path(corpus / "awr_html_12102_karlarao_cdb1_rac_2028_2029.html").header.cdb is True

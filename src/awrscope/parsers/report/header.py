@@ -100,6 +100,8 @@ def _take_snapshot(h: Header, label: str, cols: list[str], cells: list[str], lin
     if label not in ("begin snap", "end snap"):
         return False
     snap = _snapshot(cols, cells, line)
+    if h.cdb is None and "cdb" in cols and cols.index("cdb") < len(cells) and cells[cols.index("cdb")].strip():
+        h.cdb = cells[cols.index("cdb")].strip().upper().startswith("Y")  # 12.1 prints CDB beside the snapshots
     if label == "begin snap":
         h.begin = snap
     else:
