@@ -76,7 +76,7 @@ def test_cpu_heavy_host_below_saturation_is_busy(corpus):
     # CPU on a host with CPU to spare is where the time goes, not a fault: an annotation of the DB CPU leaf, not ranked
     assert finding(d, "G02") is None
     g02 = next(a for a in d["annotations"] if a["id"] == "G02")
-    assert g02["title"] == "DB time is mostly CPU (52.4 %); the host is not saturated, host 79 % busy"
+    assert g02["title"] == "DB time is mostly CPU (52.4 %); the host is not saturated on average, host 79 % busy"
     assert g02["leaves"] == ["DB CPU"]
 
 

@@ -142,7 +142,7 @@ def g02(ctx: Context, th: dict):
                "capacity and non-Oracle consumers." + kernel_note + " Write-path changes will not help this part.")
     f = make_finding(ctx, "G02", 0.0, "high" if busy is not None else "medium", ev, rec,
                      title=(f"CPU bound: {m.cpu_label()} {p:.1f} % of DB time" if saturated or unknown else
-                            f"DB time is mostly CPU ({p:.1f} %); the host is not saturated")
+                            f"DB time is mostly CPU ({p:.1f} %); the host is not saturated on average")
                            + (f", host {pct_text(busy)} busy" if busy is not None else
                               f", CPU demand {demand:.2g} of the CPUs" if demand is not None else "")
                            + (f", {pct_text(mine)} of it this instance" if others else ""))
