@@ -149,7 +149,8 @@ def g02(ctx: Context, th: dict):
     over = cpu_over_db_time(ctx)
     if over:
         f.caveats.append(over)
-    if mine is not None and mine > 100.5:
+    # the two counters are sampled apart: a few percent over is their noise (zosia: 101.9 %), not an accounting fault
+    if mine is not None and mine > 110.0:
         f.caveats.append(f"Instance CPU says this instance used {pct_text(mine)} of the host's busy CPU, more than the "
                          "host counted: the host's CPU figures (a virtual machine's or a partition's accounting) or the "
                          "instance's are off, so the host's busy % is not a sure measure")
