@@ -405,3 +405,14 @@ def test_instance_cpu_a_little_over_the_host_is_no_accounting_fault(corpus):
     assert not any("more than the host counted" in c for c in g02["caveats"])
     g02 = finding(analyze_path(corpus / "awr_txt_11204_rbogusze_remik_18_19.txt"), "G02")
     assert any(c.startswith("Instance CPU says this instance used 140 %") for c in g02["caveats"])
+
+
+def test_a_pl_sql_call_named_as_a_culprit_says_it_holds_its_statements(corpus):
+    """oracont01 (10.2.0.4) SQL ordered by CPU Time line 614: 15tpgkg8saw0g 'BEGIN PKG_LIVE_SYSTEM_DELIVERY...' 26,823 s
+    of CPU, 71.73 % of DB time, beside the statements it may run (9fq63a8rvh33d 2,394 s, line 619): its time includes
+    theirs, which the list does not say. It stays named (its own code may hold most of it), its measure says what
+    it counts; the plain statements' measure does not change."""
+    h = headline(analyze_path(corpus / "awr_html_10204_radtek_oracont_oracont01_21091_21094.html"))
+    assert [(c["name"], c["measure"], c["value"], c["line"]) for c in h["culprits"][:2]] == [
+        ("15tpgkg8saw0g", "CPU time (a PL/SQL call: with the statements it runs)", 26823.0, 614),
+        ("9fq63a8rvh33d", "CPU time", 2394.0, 619)]

@@ -115,6 +115,8 @@ def _analyze_one(report: Report, config: dict) -> dict:
     per_instance = instance_breakdown(report)
     if per_instance:
         doc["instances"] = per_instance
+    if report.kind == "ash" or "ash_activity_over_time" in report.sections:  # an AWR report's own since 12.1
+        doc["ash_activity"] = ash_activity(report)
     if report.kind == "ash" or "ash_top_sql" in report.sections or "ash_top_blockers" in report.sections:
         by_event = {ev: [c.as_dict() for c in cs] for ev, cs in ash_sql_by_event(report).items()}
         extra: dict[str, list[dict]] = {}  # event -> the objects waited on and the sessions that blocked in it
@@ -122,7 +124,6 @@ def _analyze_one(report: Report, config: dict) -> dict:
             for ev, cs in by(report).items():
                 extra.setdefault(ev, []).extend(c.as_dict() for c in cs)
         if report.kind == "ash":
-            doc["ash_activity"] = ash_activity(report)
             doc["ash_sql_by_event"] = by_event  # what join_ash names beside an AWR report of the same window
         _ash_culprits_by_event(doc, by_event, extra, own=report.kind != "ash")
     if "addm_findings" in report.sections:

@@ -192,7 +192,7 @@ def _analyze_one(config: dict, keep_report: bool, as_json: bool, report: Report)
 @click.option("--markdown", is_flag=True, help="Print the full rule reference as Markdown (docs/rules.md).")
 @click.pass_context
 def rules_cmd(ctx: click.Context, markdown: bool) -> None:
-    """List the diagnosis rules (R01-R17, G01-G16); `rules explain ID` shows one."""
+    """List the diagnosis rules (R01-R17, G01-G17); `rules explain ID` shows one."""
     if ctx.invoked_subcommand is None:
         from ..rules import RULES
         order = sorted(RULES, key=lambda k: (k[0] != "R", k))

@@ -107,7 +107,9 @@ def ledger_rows(doc: dict) -> list[dict]:
     rest = [l for l in leaves if l not in shown]
     rows = [{"name": l["name"], "kind": l["kind"], "wait_class": l["wait_class"], "seconds": l["seconds"],
              "pct": l["pct_db_time"], "claimed_by": [c["id"] for c in l["claimed_by"]],
-             "explained_by": l["explained_by"], "annotations": [a["text"] for a in l["annotations"]]} for l in shown]
+             "explained_by": l["explained_by"],
+             "annotations": [a["text"] for a in l["annotations"]] or ([l["note"]] if l["kind"] == "background" else [])}
+            for l in shown]
     if rest and sum(l["pct_db_time"] for l in rest) >= 0.05:
         claims: dict[str, float] = {}
         for l in rest:
@@ -210,7 +212,7 @@ RULE_NAMES = {
     "G03": "row lock contention", "G04": "concurrency waits", "G05": "RAC cluster waits", "G06": "User I/O reads",
     "G07": "top SQL", "G08": "hard parsing", "G09": "logon storm", "G10": "CPU run queue", "G11": "undersized SGA",
     "G12": "hot segments", "G13": "RAC instance imbalance", "G14": "undersized PGA", "G15": "unexplained time",
-    "G16": "resource limits reached",
+    "G16": "resource limits reached", "G17": "activity peak",
 }
 _RULE_ID = patterns.compile(r"\b([RG]\d\d)\b(?!\.\d)")  # not a release ('EBS R12.2')
 

@@ -10,10 +10,11 @@ from ..ledger.model import REMAINDER
 from .base import RULES, Context, Evidence, Needs, make_finding, pct_text, rule
 from .load import run_queue_confirmed
 from ..oracle.events import wait_class
+from ..metrics.activity import ash_cpu_share
+from .culprits import is_plsql
 from .culprits import segments as seg_culprits
 from .culprits import sql as sql_culprits
 
-_PLSQL = ("begin", "declare", "call ")
 #: Modules of SQL that the database's own background processes run: in the SQL sections, not in DB time.
 BACKGROUND_MODULES = ("mmon_slave", "mmon")
 
@@ -49,7 +50,7 @@ def g07(ctx: Context, th: dict):
     top = [c for c in sql_culprits(ctx.report, "elapsed", dbt, n=3 * th["top"]) if (c.share_pct or 0.0) >= th["stmt_pct"]]
     background = [c for c in top if _module(c) in BACKGROUND_MODULES]
     top = [c for c in top if c not in background]
-    plain = [c for c in top if not _sql_text(c).startswith(_PLSQL)]
+    plain = [c for c in top if not is_plsql(_sql_text(c))]
     counted, nested, seconds = [], [], 0.0
     for c in (plain or top):
         if len(counted) == th["top"]:
@@ -381,11 +382,28 @@ def g10(ctx: Context, th: dict):
                f"{pct_text(busy)} busy" if q is not None and (m.v("os_cpu_wait_share") or 0.0) > 1.0 and busy is not None
                and cores and e else
                f"the OS run queue was short ({q:.2g} processes)" if q is not None else
-               f"the host was {pct_text(busy)} busy" if busy is not None and not smt else "no OS statistics confirm a CPU queue")
+               # SMT threads halve a busy %, no more: a host under 40 % busy is idle counted either way
+               f"the host was {pct_text(busy)} busy" if busy is not None and (not smt or busy < 40.0) else
+               "no OS statistics confirm a CPU queue")
+        todo = ("check ASH for the sessions' states (waits missing from the event list, uninstrumented code, CPU "
+                "queue).")
+        ash = ash_cpu_share(ctx.report)
+        if ash is not None and ash[0] >= 0.5 * pct:  # ASH saw them off any wait: runnable, yet not counted on CPU
+            cpu_pct = 100.0 * (m.v("db_cpu_s") or 0.0) / dbt
+            ev.append(Evidence("ash_cpu_share", round(ash[0], 2), "%", None,
+                               tuple(Source("ash_activity_events", "CPU + Wait for CPU", "event_count", line, None)
+                                     for line in ash[1][:3]),
+                               "share of Activity Over Time's samples on 'CPU + Wait for CPU' (a lower bound: each "
+                               "slot prints its top three events)"))
+            todo = (f"ASH saw the sessions on CPU or queued for it in at least {ash[0]:.0f} % of its samples (Activity "
+                    f"Over Time), while DB CPU is {cpu_pct:.1f} % of DB time: they were in no wait, yet not counted on "
+                    "CPU. Either they were runnable without running, which the host's busy time does not show (a "
+                    "capped LPAR, VM or container: its entitlement or CPU limit; a hypervisor taking the CPU: steal "
+                    "time), or in code Oracle does not time. Check the LPAR's entitlement, the VM's steal time or the "
+                    "container's CPU limit, then ASH by session.")
         # no cause is named, so nothing is claimed: an annotation of the ledger's remainder, which shows the time
         f = make_finding(ctx, "G10", gap, "low", ev,
-                         "DB time is not explained by DB CPU and the printed waits, and " + why + ": check ASH for the "
-                         "sessions' states (waits missing from the event list, uninstrumented code, CPU queue).",
+                         "DB time is not explained by DB CPU and the printed waits, and " + why + ": " + todo,
                          title=f"{pct:.1f} % of DB time is neither CPU nor a printed wait ({why})")
         f.annotates = (REMAINDER,)
         return f

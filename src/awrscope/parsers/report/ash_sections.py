@@ -1,7 +1,7 @@
 """The ASH sections an AWR report prints since 11.2 (Top SQL with Top Events, Top DB Objects, Top Blocking
-Sessions), read by the ASH report's own mappers: the same package writes them in both reports, in the same
-layouts. They tie a statement, an object or a blocking session to the event it was sampled on, which the
-AWR's 'SQL ordered by' lists do not."""
+Sessions; Activity Over Time since 12.1), read by the ASH report's own mappers: the same package writes them in
+both reports, in the same layouts. They tie a statement, an object or a blocking session to the event it was
+sampled on, which the AWR's 'SQL ordered by' lists do not, and show when in the window the time was spent."""
 from __future__ import annotations
 
 from ...model import ParseIssue, Section
@@ -11,8 +11,8 @@ from ..ash.sections import Context, lookup as ash_lookup
 from ..ash.text import read_levels, records_from_text, widths
 from .raw import Block
 
-#: The ASH sections read in an AWR report: those that name who waited on which event
-KEYS = frozenset({"ash_top_sql", "ash_top_objects", "ash_top_blockers"})
+#: The ASH sections read in an AWR report: those that name who waited on which event, and when
+KEYS = frozenset({"ash_top_sql", "ash_top_objects", "ash_top_blockers", "ash_activity_over_time"})
 
 
 def is_ash_section(title: str) -> bool:
@@ -40,3 +40,4 @@ def map_ash_blocks(blocks: list[Block], sections: dict[str, Section], issues: li
         sec = map_table(table, spec, ctx)
         if sec is not None and sec.rows:
             sections[spec.key] = sec
+            sections.update((k, s) for k, s in ctx.derived.items() if k not in sections)  # a slot's events

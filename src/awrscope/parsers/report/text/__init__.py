@@ -73,7 +73,7 @@ def blocks_from_text(lines: list[str]) -> tuple[list[str], int, list[Block]]:
 
 
 def _ash_section(title: str) -> bool:
-    if not title.lower().startswith("top "):
+    if not title.lower().startswith(("top ", "activity over")):
         return False
     from ..ash_sections import is_ash_section
 
