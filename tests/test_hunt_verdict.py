@@ -190,3 +190,64 @@ def test_every_document_states_db_cpu_share_once(corpus_dir):
             if len(vals) > 1:
                 bad.append((p.name, sorted(vals)))
     assert not bad, bad
+
+
+# --- Top-N excerpts of 9i Statspack reports printed in web pages ------------------------------------------------------
+# The pages print no title or header: the header below is the test's own (an invented database and window, as the
+# pages state them: one hour); the Top 5 lines are the pages' own, as printed.
+
+def _statspack_9i(release: str, top5: str) -> str:
+    return (f"STATSPACK report for\n\nDB Name         DB Id    Instance     Inst Num Release     Cluster Host\n"
+            f"------------ ----------- ------------ -------- ----------- ------- ------------\n"
+            f"TEST                   1 test                 1 {release}   NO      test\n\n"
+            "            Snap Id     Snap Time      Sessions Curs/Sess Comment\n"
+            "            ------- ------------------ -------- --------- -------------------\n"
+            "Begin Snap:       1 01-Jan-08 10:00:00      100       1.0\n"
+            "  End Snap:       2 01-Jan-08 11:00:00      100       1.0\n"
+            "   Elapsed:               60.00 (mins)\n\n"
+            "Top 5 Timed Events\n~~~~~~~~~~~~~~~~~~                                                     % Total\n"
+            "Event                                               Waits    Time (s) Ela Time\n"
+            "-------------------------------------------- ------------ ----------- --------\n" + top5)
+
+
+def _analyze_text(text: str) -> dict:
+    from awrscope.analysis import analyze
+    from awrscope.parsers import parse_text
+
+    return analyze(parse_text(text))
+
+
+def test_multiblock_reads_printed_with_their_waits_tell_the_read_latency():
+    """AskTom 'Top 5 Timed events seems to exceed available time' (9.2.0.4): 'db file scattered read 16,333,411
+    13,105 23.42': 13,105 s over 16,333,411 waits is 0.80 ms a read. No single-block read is printed, but these
+    reads are timed and fast: many, not slow (Tom's answer: full scans). It was said to print 'no read latency'."""
+    doc = _analyze_text(_statspack_9i("9.2.0.4.0", (
+        "CPU time                                                       19,612    35.04\n"
+        "latch free                                        899,688      14,371    25.68\n"
+        "db file scattered read                         16,333,411      13,105    23.42\n"
+        "SQL*Net message from dblink                       439,535       4,440     7.93\n"
+        "direct path write                                 405,226       1,509     2.70\n")))
+    g06 = next(f for f in doc["annotations"] if f["id"] == "G06")
+    assert g06["title"].endswith("; db file scattered read fast (0.8 ms)")
+    assert not any("no read latency" in c for c in g06["caveats"])
+    assert [(e["metric"], e["value"]) for e in g06["evidence"] if e["metric"].startswith("avg_ms")] == [
+        ("avg_ms[db file scattered read]", round(13105 / 16333411 * 1000, 3))]
+
+
+def test_a_background_wait_in_a_top_n_base_is_its_own_part():
+    """Oracle Forums 'Long waits on log file sync while log parallel write is fine' (9.2.0.8): 'db file parallel
+    write 124,044 3,404 11.06' is DBWR's, in the Top 5's '% Total Ela Time' base (18,448 s of log file sync at 59.94 %
+    gives a base of 30,777 s). It was counted in 'not itemised', said to be events the report does not print, and
+    must not be taken for a foreground wait (G15)."""
+    doc = _analyze_text(_statspack_9i("9.2.0.8.0", (
+        "log file sync                                     401,608      18,448    59.94\n"
+        "db file parallel write                            124,044       3,404    11.06\n"
+        "CPU time                                                        3,097    10.06\n"
+        "enqueue                                            10,476       2,916     9.48\n"
+        "db file sequential read                           261,947       2,435     7.91\n")))
+    leaves = {l["name"]: l for l in doc["ledger"]["leaves"]}
+    dbwr = leaves["db file parallel write"]
+    assert dbwr["kind"] == "background" and dbwr["seconds"] == 3404 and not dbwr["claimed_by"]
+    rest = next(l for l in doc["ledger"]["leaves"] if l["kind"] == "remainder")
+    assert rest["seconds"] == pytest.approx(18448 / 0.5994 - (18448 + 3404 + 3097 + 2916 + 2435), abs=1.0)
+    assert not any(f["id"] == "G15" for f in doc["findings"])

@@ -31,7 +31,7 @@ REMAINDER = "(remainder)"
 class Leaf(Struct):
     key: str
     name: str
-    kind: str  # cpu | wait | remainder
+    kind: str  # cpu | wait | background (a Top-N base that counts background waits) | remainder
     seconds: float
     wait_class: str | None = None
     sources: tuple[Source, ...] = ()
@@ -203,6 +203,13 @@ def build(m: Metrics, report=None) -> Ledger | None:
         if key in leaves or e.time_s is None:
             continue
         leaves[key] = Leaf(key, e.name, "wait", e.time_s, wait_class(e.name, e.wait_class), e.sources, e.waits, e.avg_ms)
+    if m.event_basis == "top" and m.db_time_basis.startswith("Top-N %Total base"):
+        # that base is the Top-N list's own total, background waits included: the background events it prints are
+        # parts of it, not time the report leaves unprinted
+        for key, e in m.bg_events.items():
+            if e.basis == "top" and key not in leaves and e.time_s:
+                leaves[key] = Leaf(key, e.name, "background", e.time_s, wait_class(e.name, e.wait_class), e.sources,
+                                   e.waits, e.avg_ms, note="a background wait: in the Top-N list's base, not DB time")
     parts = sum(l.seconds for l in leaves.values())
     rest = dbt - parts
     issues = []
