@@ -416,3 +416,19 @@ def test_a_pl_sql_call_named_as_a_culprit_says_it_holds_its_statements(corpus):
     assert [(c["name"], c["measure"], c["value"], c["line"]) for c in h["culprits"][:2]] == [
         ("15tpgkg8saw0g", "CPU time (a PL/SQL call: with the statements it runs)", 26823.0, 614),
         ("9fq63a8rvh33d", "CPU time", 2394.0, 619)]
+
+
+def test_a_cold_start_s_hard_parses_and_a_quiet_host_s_cpu_are_said_plainly(corpus):
+    """dvk (19c, idle): started 20-Oct-24 19:40 (line 61), window from 19:51:14 (line 72); parse time elapsed 10.13 s,
+    hard parse elapsed time 9.86 s of DB time 14.38 s (lines 272-273): 70.4 % and 68.6 %. The title read 'mostly hard
+    parses (the instance started 11 min before the window) (67.9 %)' and the advice said the start twice. DB CPU
+    12.76 s in 7,060 s on a host 4 % busy: 'check host CPU capacity' was advised for it."""
+    doc = analyze_path(corpus / "awr_html_19c_lucky29011_dvk_idle.html")
+    g08 = finding(doc, "G08")
+    assert g08["title"] == ("Parsing 70.4 % of DB time, mostly hard parses (68.6 %); the instance started 11 min before "
+                            "the window")
+    assert g08["recommendation"].startswith("Parsing costs 70.4 % of DB time, mostly hard parses: the instance started "
+                                            "11 min before the window, and hard parses of a cold shared pool fade")
+    g02 = next(f for f in doc["annotations"] if f["id"] == "G02")
+    assert g02["recommendation"].startswith("DB time is mostly CPU, but there is little of it: nothing to tune")
+    assert "host CPU capacity" not in g02["recommendation"]

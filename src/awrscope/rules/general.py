@@ -136,10 +136,17 @@ def g02(ctx: Context, th: dict):
                "sar), since tuning this instance's SQL frees at most its part." + kernel_note + " Then tune the SQL "
                "with most CPU and logical reads (SQL ordered by CPU Time / Gets). Write-path changes will not help "
                "this part.")
-    else:
+    elif saturated or unknown:
         rec = (("CPU-bound workload on a saturated host: " if saturated else "DB time is mostly CPU: ")
                + "tune the SQL with most CPU and logical reads (SQL ordered by CPU Time / Gets), check host CPU "
                "capacity and non-Oracle consumers." + kernel_note + " Write-path changes will not help this part.")
+    elif ctx.load is not None and ctx.load.level == "quiet":
+        rec = ("DB time is mostly CPU, but there is little of it: nothing to tune at this load. Under load, the SQL "
+               "with most CPU and logical reads (SQL ordered by CPU Time / Gets) is where it would go.")
+    else:  # CPU to spare: faster SQL shortens this time, more CPU would not
+        rec = ("DB time is mostly CPU, on a host with CPU to spare: the SQL with most CPU and logical reads (SQL "
+               "ordered by CPU Time / Gets) is where to make it shorter; more or faster CPUs would help little. "
+               "Write-path changes will not help this part.")
     f = make_finding(ctx, "G02", 0.0, "high" if busy is not None else "medium", ev, rec,
                      title=(f"CPU bound: {m.cpu_label()} {p:.1f} % of DB time" if saturated or unknown else
                             f"DB time is mostly CPU ({p:.1f} %); the host is not saturated on average")

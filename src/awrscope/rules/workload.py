@@ -265,13 +265,13 @@ def g08(ctx: Context, th: dict):
         # the Time Model says hard parses, not why: literals are the usual cause, a cold shared pool after a startup
         # another; only the share of executions hard parsed (with a warm instance) points at literals
         kind = cause = "hard parses"
-        cause += f" ({cold})" if cold else ""
+        t = hard  # no cause of them is told: all of them
     if literal is not None:
         ev.append(literal)
     advice = _PARSE_ADVICE[kind]
-    if cold:
-        advice = ("the instance started just before this window: hard parses of a cold shared pool fade as it warms up; "
-                  "compare with a later window before changing anything. If they persist, " + advice)
+    if cold and kind == "hard parses":
+        advice = (f"{cold}, and hard parses of a cold shared pool fade as it warms up: compare with a later window "
+                  "before changing anything. If they persist, " + advice)
     # parsing's CPU is at most 'parse time cpu' where printed (centiseconds); the rest of parse time is waits
     pcpu = ctx.report.stat("parse time cpu")
     cpu_cap = pcpu.values.get("total") / 100.0 if pcpu is not None and pcpu.values.get("total") is not None else parse
@@ -296,7 +296,7 @@ def g08(ctx: Context, th: dict):
     if hard >= soft and cause in _SHORT_CAUSE:  # the hard part's size, then its cause
         title += f": hard parses {100.0 * hard / dbt:.1f} %, mostly {_SHORT_CAUSE[cause]} ({100.0 * t / dbt:.1f} %)"
     else:
-        title += f", mostly {cause} ({100.0 * t / dbt:.1f} %)"
+        title += f", mostly {cause} ({100.0 * t / dbt:.1f} %)" + (f"; {cold}" if cold and kind == "hard parses" else "")
     return make_finding(ctx, "G08", parse, "high", ev, f"Parsing costs {100.0 * parse / dbt:.1f} % of DB time, mostly {cause}: "
                         + advice + "." + more + " A bigger shared pool only helps if 'latch: shared pool' / reloads show "
                         "it is too small.",
