@@ -188,6 +188,22 @@ def test_a_report_converted_to_markdown_is_named_as_such(tmp_path):
     assert res.exit_code == 2 and "converted to Markdown" in res.output and len(res.output.strip().splitlines()) == 1
 
 
+def test_an_excerpt_pasted_without_the_header_is_named_as_such(tmp_path):
+    """Seen in web pages and tickets: a report's Top 5 without its title and header (Oracle Forums 'Long waits on log
+    file sync while log parallel write is fine', 9.2.0.8, columns as the forum printed them). It was refused as 'no
+    report header found', which does not tell the DBA that the rest of the report is what is missing."""
+    from click.testing import CliRunner
+    from awrscope.cli import main
+    txt = tmp_path / "forum.txt"
+    txt.write_text("Top 5 Timed Events\n~~~~~~~~~~~~~~~~~~ % Total\nEvent Waits Time (s) Ela Time\n"
+                   "-------------------------------------------- ------------ ----------- --------\n"
+                   "log file sync 401,608 18,448 59.94\ndb file parallel write 124,044 3,404 11.06\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["analyze", str(txt)])
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1
+    assert "an excerpt of an AWR or Statspack report (Top 5 Timed Events) without the report's title and header" \
+        in res.output
+
+
 @settings(max_examples=2000, deadline=None)
 @given(st.text(alphabet='<>tdhrTDHRx "/=\n', max_size=60))
 def test_tag_substitution_leaves_the_text_after_the_last_gt(h):

@@ -45,10 +45,15 @@ def parse_text(text: str, name: str = "<text>") -> Report:
             raise NotAReportError(f"{name}: not an AWR or Statspack report (the title of {TITLE_NAMES[det.claimed]}, "
                                   "without the header and sections a report prints under it)")
         head = text[:20000]
-        if "---|---" in head and any(t in head.upper() for t in ("WORKLOAD REPOSITORY", "STATSPACK")):
+        sections = _excerpt_sections(text[:200_000])
+        if "---|---" in head and (sections or any(t in head.upper() for t in ("WORKLOAD REPOSITORY", "STATSPACK"))):
             # seen in the wild: an AWR HTML page saved through an HTML-to-Markdown converter
             raise NotAReportError(f"{name}: a report converted to Markdown ('|' tables), not the report Oracle "
                                   "wrote: give awrscope the original awrrpt/spreport output (text or HTML)")
+        if sections:  # pasted from a ticket, a forum or a mail: the sections without the title and header
+            raise NotAReportError(f"{name}: an excerpt of an AWR or Statspack report ({', '.join(sections)}) without "
+                                  "the report's title and header: awrscope reads whole reports; give it the awrrpt/"
+                                  "spreport output from its first line", "report excerpt (no header)")
         raise NotAReportError(f"{name}: not an AWR or Statspack report (no report header found)")
     if det.kind not in _FAMILIES:
         what = _RECOGNISED.get(det.kind, f"a {det.kind} report")
@@ -70,6 +75,22 @@ def parse_text(text: str, name: str = "<text>") -> Report:
         return parse_report(det, text)
     except NotAReportError as e:  # every message names its file
         raise NotAReportError(f"{name}: {e}") from None
+
+
+#: Section titles that only AWR and Statspack reports print, as they print them: their presence without a report
+#: header is an excerpt
+_SECTION_TITLES = ("Top 5 Timed Events", "Top 5 Timed Foreground Events", "Top 10 Foreground Events by Total Wait Time",
+                   "Load Profile", "Instance Efficiency Percentages", "Time Model Statistics", "Foreground Wait Events",
+                   "Wait Events for DB", "SQL ordered by Elapsed Time", "SQL ordered by CPU Time")
+
+
+def _excerpt_sections(text: str) -> list[str]:
+    """The report section titles ``text`` holds where a report prints them, at a line's start or a tag's end (not
+    in a sentence of notes about AWR)."""
+    import re
+
+    rx = re.compile(r"(?:^[ \t]*|>)(" + "|".join(map(re.escape, _SECTION_TITLES)) + ")", re.M)
+    return list(dict.fromkeys(m.group(1) for m in rx.finditer(text)))[:3]
 
 
 def parse(path_or_text: str | os.PathLike) -> Report:
