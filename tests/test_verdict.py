@@ -432,3 +432,17 @@ def test_a_cold_start_s_hard_parses_and_a_quiet_host_s_cpu_are_said_plainly(corp
     g02 = next(f for f in doc["annotations"] if f["id"] == "G02")
     assert g02["recommendation"].startswith("DB time is mostly CPU, but there is little of it: nothing to tune")
     assert "host CPU capacity" not in g02["recommendation"]
+
+
+def test_commit_waits_from_the_number_of_commits_just_outside_r03_s_band_are_explained(corpus):
+    """koral11 (11.2.0.3 Statspack, TPC-C in PL/SQL): log file sync 983,685 waits, 1,392 s (line 173) for 1,411,970
+    user commits, 5,451.6 a second (line 2243): 0.697 waits per commit, just under R03's 0.7-1.3, as commits inside a
+    PL/SQL call wait once per call. LGWR writes 123 s over 314,875 writes (lines 263, 2203): 0.391 ms. G15 said 'no
+    commit rule's conditions held' and the commit path called its 11.7 % remainder 'too small to be a finding'."""
+    doc = analyze_path(corpus / "statspack_txt_11203_rbogusze_koral11_rac_7_11.lst")
+    g15 = finding(doc, "G15")
+    assert ("log file sync: each commit waits a normal 1.42 ms on fast LGWR writes (0.391 ms): the time is the number "
+            "of commits (5,452/s), as in R03, whose band of one log file sync per commit (0.7-1.3) it misses at 0.697"
+            ) in g15["recommendation"]
+    from awrscope.render.common import owner_note
+    assert owner_note(doc, doc["commit_path"]) == "R03's conditions did not all hold -> G15"

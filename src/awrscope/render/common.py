@@ -63,11 +63,16 @@ def owner_note(doc: dict, cp: dict) -> str:
     if not owner or owner == "undetermined":
         return "its cause is not determined from this report"
     fired = {f["id"] for f in doc.get("findings") or ()} | {f["id"] for f in doc.get("observations") or ()}
+    leaf = next((l for l in (doc.get("ledger") or {}).get("leaves") or () if l["name"].lower() == "log file sync"), None)
     if owner not in fired:
-        return "too small to be a finding"
+        # the owner's other conditions failed (koral11: R03's one wait per commit at 0.697), not only its size
+        others = [c["id"] for c in (leaf or {}).get("claimed_by") or () if c["id"] != owner]
+        if others:
+            return f"{owner}'s conditions did not all hold -> {', '.join(others)}"
+        return ("too small to be a finding" if (cp.get("non_io_part_pct_db_time") or 0.0) < 1.0 else
+                f"{owner}'s conditions did not all hold: no finding claims it")
     # the owner may claim less than the remainder (R02 leaves the 0.2 ms every commit takes, and what R14/R15
     # explained): said, so that the two figures a reader sees for one quantity are not taken for a mismatch
-    leaf = next((l for l in (doc.get("ledger") or {}).get("leaves") or () if l["name"].lower() == "log file sync"), None)
     claimed = next((c for c in (leaf or {}).get("claimed_by") or () if c["id"] == owner), None)
     part = cp.get("non_io_part_s")
     if claimed is not None and part and claimed["seconds"] < part - max(0.005 * part, 0.001):
