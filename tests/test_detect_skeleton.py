@@ -204,6 +204,23 @@ def test_an_excerpt_pasted_without_the_header_is_named_as_such(tmp_path):
         in res.output
 
 
+def test_report_markup_without_its_html_document_is_named_as_such(tmp_path):
+    """Seen in a public AWR parser's source: a report's body (title, header tables) kept in a string without its
+    <html> document. It was refused as 'the title of an AWR report, without the header and sections a report
+    prints under it', though the header is there."""
+    from click.testing import CliRunner
+    from awrscope.cli import main
+    frag = tmp_path / "part.html"
+    frag.write_text('<h1 class="awr">\nWORKLOAD REPOSITORY report for\n\n</h1>\n<p />\n<table border="0" width="600" '
+                    'class="tdiff" summary="This table displays database instance information">\n<tr><th class="awrbg" '
+                    'scope="col">DB Name</th><th class="awrbg" scope="col">DB Id</th></tr>\n<tr><td scope="row" '
+                    "class='awrnc'>ZJDQ</td><td align=\"right\" class='awrnc'>833766800</td></tr>\n</table>\n",
+                    encoding="utf-8")
+    res = CliRunner().invoke(main, ["analyze", str(frag)])
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1
+    assert "the markup of an AWR report without the HTML document around it (no <html> start)" in res.output
+
+
 @settings(max_examples=2000, deadline=None)
 @given(st.text(alphabet='<>tdhrTDHRx "/=\n', max_size=60))
 def test_tag_substitution_leaves_the_text_after_the_last_gt(h):

@@ -99,6 +99,8 @@ def _analyze_one(report: Report, config: dict) -> dict:
         "verdict": {
             "load": res.ctx.load.as_dict(),
             "headline": _doubted(res.headline.as_dict(), violations, restart) if res.headline else None,
+            # when the time went: the averages below understate a peak that held most of the activity
+            "peak": next(({"id": f.id, "title": f.title} for f in res.observations if f.id == "G17"), None),
         },
         "addm": None,
         "metrics": m.as_dict(),

@@ -170,7 +170,8 @@ def summary(doc: dict) -> dict:
         "source": doc["source"], "report": doc["report"],
         "verdict": {"load": (v.get("load") or {}).get("summary"),
                     "headline": ({"title": v["headline"]["title"], "severity": v["headline"]["severity"]}
-                                 if v.get("headline") else None)},
+                                 if v.get("headline") else None),
+                    "peak": (v.get("peak") or {}).get("title")},
         "where_the_time_went": [{"name": r["name"], "seconds": r["seconds"], "pct_db_time": r["pct"],
                                  "claimed_by": list(r.get("claimed_by") or ())} for r in ledger_rows(doc)],
         "findings": [finding(f) for f in doc["findings"]],

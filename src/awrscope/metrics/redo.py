@@ -3,13 +3,42 @@ foreground wake-up overhead, log switches and checkpoints (spec M13-M60)."""
 from __future__ import annotations
 
 from .builder import Builder, row_source
-from .values import Metrics, MetricValue, Source
+from .values import Metrics, MetricValue, Source, rounding_error
 
 
 
 #: A report longer than this averages its peaks away: its redo rate sizes no log (the 20-minute rule is about the
 #: busiest hour; a 6-day report's 698 B/s gave a 1.2 MB log)
 PEAK_WINDOW_S = 4 * 3600
+
+def _commits_from_load_profile(b: Builder) -> tuple[float | None, Source | None]:
+    """No Instance Activity Statistics (a report cut before them): the Load Profile's Transactions per Second, less
+    its Rollbacks per Second (11g+) or its 'Rollback per transaction %' (before), give the transaction and commit
+    rates. Returns the window's commits they imply (rate x elapsed) and their source, for the ratios per commit."""
+    sec, e = b.r.sections.get("load_profile"), b.m.v("elapsed_s")
+    tx = sec.row("Transactions") if sec is not None else None
+    t = tx.values.get("per_second") if tx is not None else None
+    if t is None or not e:
+        return None, None
+    src = Source("load_profile", tx.name, "per_second", tx.line, t)
+    note = "no Instance Activity Statistics in this report: from the Load Profile's rounded rates"
+    b.put("txn_rate", t, [src], formula="Load Profile 'Transactions' per Second", note=note)
+    rb, pct = sec.row("Rollbacks"), sec.row("Rollback per transaction %")
+    if rb is not None and rb.values.get("per_second") is not None:
+        c, more = t - rb.values["per_second"], Source("load_profile", rb.name, "per_second", rb.line, rb.values["per_second"])
+        formula = "Load Profile 'Transactions' - 'Rollbacks' per Second"
+        if t > 0:
+            b.put("rollback_ratio", 100.0 * rb.values["per_second"] / t, [src, more], note=note,
+                  formula="100 x Load Profile 'Rollbacks' / 'Transactions' per Second")
+    elif pct is not None and pct.values.get("value") is not None:
+        c, more = t * (1.0 - pct.values["value"] / 100.0), Source("load_profile", pct.name, "value", pct.line, pct.values["value"])
+        formula = "Load Profile 'Transactions' per Second x (1 - 'Rollback per transaction %'/100)"
+    else:
+        return None, None
+    c = max(0.0, c)
+    b.put("commit_rate", c, [src, more], formula=formula, note=note, low=c <= 0 or rounding_error(t) > 0.2 * c)
+    return c * e, src
+
 
 def redo(b: Builder) -> None:
     m = b.m
@@ -25,6 +54,8 @@ def redo(b: Builder) -> None:
     b.rate("commit_rate", "user commits", b.r.header.elapsed_min)
     txn = commits + rollbacks if commits is not None and rollbacks is not None else None
     b.ratio("txn_rate", txn, e, [s_com, s_rb])
+    if commits is None and m.v("commit_rate") is None:
+        commits, s_com = _commits_from_load_profile(b)
     b.ratio("redo_per_commit_B", redo, commits, [s_redo, s_com])
     b.ratio("redo_per_txn_B", redo, txn, [s_redo, s_com, s_rb])
     b.ratio("sync_per_commit", syncw, commits, [s_sy, s_com])

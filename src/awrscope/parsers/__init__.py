@@ -9,6 +9,7 @@ Each family is imported when first needed. ``parse_text`` is pure; ``parse_path`
 from __future__ import annotations
 
 import os
+import re
 
 from ..errors import InputError, NotAReportError, UnsupportedReportError
 from ..model import Header, Report, Row
@@ -41,6 +42,11 @@ def parse_path(path: str) -> list[Report]:
 def parse_text(text: str, name: str = "<text>") -> Report:
     det = detect(text)
     if det.kind is None:
+        if det.claimed and det.format == "html" and not _DOCUMENT.search(text[:20000]):
+            # report markup with no <html> document around it: cut from a page, or quoted in a program
+            raise NotAReportError(f"{name}: the markup of {TITLE_NAMES[det.claimed]} without the HTML document around "
+                                  "it (no <html> start): a part cut from a report page; give awrscope the awrrpt "
+                                  "output as it was written")
         if det.claimed:  # a title with prose under it, or a report whose header and sections are gone
             raise NotAReportError(f"{name}: not an AWR or Statspack report (the title of {TITLE_NAMES[det.claimed]}, "
                                   "without the header and sections a report prints under it)")
@@ -77,6 +83,8 @@ def parse_text(text: str, name: str = "<text>") -> Report:
         raise NotAReportError(f"{name}: {e}") from None
 
 
+_DOCUMENT = re.compile(r"<(?:!doctype\s+html|html)\b", re.I)
+
 #: Section titles that only AWR and Statspack reports print, as they print them: their presence without a report
 #: header is an excerpt
 _SECTION_TITLES = ("Top 5 Timed Events", "Top 5 Timed Foreground Events", "Top 10 Foreground Events by Total Wait Time",
@@ -87,8 +95,6 @@ _SECTION_TITLES = ("Top 5 Timed Events", "Top 5 Timed Foreground Events", "Top 1
 def _excerpt_sections(text: str) -> list[str]:
     """The report section titles ``text`` holds where a report prints them, at a line's start or a tag's end (not
     in a sentence of notes about AWR)."""
-    import re
-
     rx = re.compile(r"(?:^[ \t]*|>)(" + "|".join(map(re.escape, _SECTION_TITLES)) + ")", re.M)
     return list(dict.fromkeys(m.group(1) for m in rx.finditer(text)))[:3]
 

@@ -60,10 +60,14 @@ def owner_note(doc: dict, cp: dict) -> str:
     """Who the non-I/O remainder of log file sync belongs to, said truthfully: a rule named as its owner
     only points to a finding when that rule fired."""
     owner = cp.get("non_io_owner")
-    if not owner or owner == "undetermined":
-        return "its cause is not determined from this report"
     fired = {f["id"] for f in doc.get("findings") or ()} | {f["id"] for f in doc.get("observations") or ()}
     leaf = next((l for l in (doc.get("ledger") or {}).get("leaves") or () if l["name"].lower() == "log file sync"), None)
+    if not owner or owner == "undetermined":
+        # R01 takes it as I/O queueing behind writes in tier poor with no sign of CPU pressure (its caveat says so)
+        r01 = next((c for c in (leaf or {}).get("claimed_by") or () if c["id"] == "R01"), None)
+        if r01 is not None and r01["pct_db_time"] > (cp.get("io_part_pct_db_time") or 0.0) + 0.005:
+            return "its cause is not determined: R01 takes it as probable I/O queueing behind the slow writes"
+        return "its cause is not determined from this report"
     if owner not in fired:
         # the owner's other conditions failed (koral11: R03's one wait per commit at 0.697), not only its size
         others = [c["id"] for c in (leaf or {}).get("claimed_by") or () if c["id"] != owner]

@@ -41,6 +41,8 @@ def render_markdown(doc: dict, verbose: bool = False) -> str:
     v = doc.get("verdict") or {}
     if v.get("load"):
         out += [f"**Load**: {_md(v['load']['summary'])}", ""]
+    if v.get("peak"):
+        out += [f"**Peak**: {_md(v['peak']['title'])}", ""]
     if doc.get("instances"):
         out += ["**Per instance** (busiest first; top events of all sessions, background included, as the report's Top Timed Events print them: the ledger below counts foreground time only):", ""] + [f"- {_md(line)}" for line in instance_lines(doc)] + [""]
     if v.get("headline"):

@@ -37,6 +37,8 @@ def _verdict_lines(doc: dict, verbose: bool = False) -> list[str]:
                    f"SQL named for {j['findings_named']} finding(s)")
     if v.get("load"):
         out.append(f"  load: {v['load']['summary']}")
+    if v.get("peak"):
+        out.append(f"  peak: {v['peak']['title']}" + (f" ({v['peak']['id']})" if verbose else ""))
     if doc.get("instances"):
         out.append("  per instance (busiest first; top events of all sessions, background included, as the report's Top Timed Events print them: the ledger below counts foreground time only):")
         out += [f"    {line}" for line in instance_lines(doc)]

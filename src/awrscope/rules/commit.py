@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..whatif import w1_faster_redo, w2_commit_batching, w5_lgwr_cpu
 from ..metrics.values import Source
-from .base import Context, Evidence, Needs, cap, make_finding, rule
+from .base import Context, Evidence, Needs, cap, make_finding, pct_text, rule
 from .commit_path import LFS, CommitAttribution
 
 
@@ -119,7 +119,9 @@ def r01(ctx: Context, th: dict):
     if queueing:
         io_only = _w1_saved_s(ca, Lp, ca.alpha)
         caveats.append(f"the non-I/O remainder of log file sync ({ca.non_io_part_s:,.0f} s, {ca.O_ms:.1f} ms per commit) is "
-                       "taken as probable I/O queueing behind slow LGWR writes (L in tier poor, no CPU evidence), in the "
+                       "taken as probable I/O queueing behind slow LGWR writes (L in tier poor; no sign of CPU pressure"
+                       + (f", the host {pct_text(m.v('host_cpu_busy_pct'))} busy" if m.v("host_cpu_busy_pct") is not None
+                          else "") + "), in the "
                        "impact and in W1 alike: faster redo writes shrink it in proportion L'/L. If it is not I/O, "
                        f"faster redo storage saves only {io_only:,.0f} s of log file sync (the impact range's low end): "
                        "Medium confidence for that part")

@@ -127,6 +127,10 @@ def g02(ctx: Context, th: dict):
     mine, kernel = m.v("instance_busy_cpu_pct"), m.v("host_sys_cpu_pct")
     ev[3:3] = [ctx.ev(k) for k in ("instance_busy_cpu_pct", "host_sys_cpu_pct") if m.v(k) is not None]
     others = saturated and busy is not None and mine is not None and mine < th["instance_share_pct"]
+    cpus, cores = m.v("cpu_count"), m.v("cpu_cores")
+    # a busy % counted over SMT threads understates the cores' use: at most twice it, per thread per core
+    smt_busy = min(100.0, busy * cpus / cores) if busy is not None and cpus and cores and cpus >= 2 * cores \
+        and not saturated else None
     kernel_note = (f" The kernel takes {pct_text(kernel)} of the busy CPU (SYS_TIME): paging, process creation or I/O "
                    "handling, to see with the OS tools." if saturated and kernel is not None
                    and kernel >= th["kernel_pct"] else "")
@@ -143,14 +147,22 @@ def g02(ctx: Context, th: dict):
     elif ctx.load is not None and ctx.load.level == "quiet":
         rec = ("DB time is mostly CPU, but there is little of it: nothing to tune at this load. Under load, the SQL "
                "with most CPU and logical reads (SQL ordered by CPU Time / Gets) is where it would go.")
+    elif smt_busy is not None and smt_busy >= 60.0:  # SMT threads idle beside busy cores: little to spare
+        rec = (f"DB time is mostly CPU, on a host {pct_text(busy)} busy counting its SMT threads, up to "
+               f"{pct_text(smt_busy)} of its cores: little CPU to spare. The SQL with most CPU and logical reads (SQL "
+               "ordered by CPU Time / Gets) is where to make it shorter; faster cores would shorten it in proportion "
+               "to their speed. Write-path changes will not help this part.")
     else:  # CPU to spare: faster SQL shortens this time, more CPU would not
         rec = ("DB time is mostly CPU, on a host with CPU to spare: the SQL with most CPU and logical reads (SQL "
-               "ordered by CPU Time / Gets) is where to make it shorter; more or faster CPUs would help little. "
+               "ordered by CPU Time / Gets) is where to make it shorter; more CPUs would not, faster cores would in "
+               "proportion to their speed. "
                "Write-path changes will not help this part.")
     f = make_finding(ctx, "G02", 0.0, "high" if busy is not None else "medium", ev, rec,
                      title=(f"CPU bound: {m.cpu_label()} {p:.1f} % of DB time" if saturated or unknown else
                             f"DB time is mostly CPU ({p:.1f} %); the host is not saturated on average")
-                           + (f", host {pct_text(busy)} busy" if busy is not None else
+                           + (f", host {pct_text(busy)} busy" + (f" (its {cpus:g} SMT threads; up to {pct_text(smt_busy)} "
+                                                                   f"of its {cores:g} cores)" if smt_busy is not None else "")
+                              if busy is not None else
                               f", CPU demand {demand:.2g} of the CPUs" if demand is not None else "")
                            + (f", {pct_text(mine)} of it this instance" if others else ""))
     over = cpu_over_db_time(ctx)

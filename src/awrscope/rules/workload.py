@@ -319,8 +319,11 @@ def g09(ctx: Context, th: dict):
     conn, crow = _tm(ctx, "connection management call elapsed time")
     logons = ctx.report.stat("logons cumulative")
     rate = logons.values.get("total") / e if logons is not None and logons.values.get("total") is not None and e else None
+    lp = ctx.report.sections.get("load_profile")
+    if rate is None and lp is not None and lp.row("Logons") is not None:  # a report cut before Instance Activity
+        logons, rate = None, lp.row("Logons").values.get("per_second")
     if conn is None and rate is None:
-        raise Needs("Time Model 'connection management call elapsed time' or 'logons cumulative'")
+        raise Needs("Time Model 'connection management call elapsed time' or 'logons cumulative' (or Load Profile 'Logons')")
     pct = 100.0 * (conn or 0.0) / dbt
     delay = sum(e.time_s for e in ctx.m.fg_events.values() if "logon delay" in e.name.lower())
     storm = rate is not None and rate >= th["logons_per_s"]
@@ -332,8 +335,10 @@ def g09(ctx: Context, th: dict):
     if conn is not None:
         ev.append(_tm_ev("connection management call elapsed time", conn, crow, dbt, f">= {th['pct']} %"))
     if rate is not None:
+        row = logons or lp.row("Logons")
         ev.append(Evidence("logons_per_s", round(rate, 3), "1/s", f">= {th['logons_per_s']}",
-                           (Source("instance_activity", logons.name, "total", logons.line, logons.values.get("total")),)))
+                           (Source("instance_activity", row.name, "total", row.line, row.values.get("total")),) if logons
+                           else (Source("load_profile", row.name, "per_second", row.line, rate),)))
     claimed = ctx.claim("DB CPU", conn_left)
     # connection time is CPU and waits the Time Model does not split: only DB CPU left by the causes before it
     # (parsing's measured CPU) is claimed, and the rest said to be elsewhere
