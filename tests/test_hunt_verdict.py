@@ -280,3 +280,21 @@ def test_the_commit_path_says_who_takes_an_undetermined_remainder():
                                                    "behind the slow writes")
     r01 = finding(doc, "R01")
     assert any("(L in tier poor; no sign of CPU pressure, the host 15 % busy)" in c for c in r01["caveats"])
+
+
+def test_sql_ids_cut_to_their_column_are_read_and_completed():
+    """orcl 11.2.0.1 (the same tutorial, further on): 'SQL ordered by Gets' prints its SQL Id column 11 characters
+    wide (line 776 '-----------'), '433,407  2,047  211.7  59.3  4,733.3  .4  99.1 0w2qpuc6u2z' (line 777): every row
+    was dropped ('no rows could be read'). The other lists print the whole id, 0w2qpuc6u2zsp (SQL ordered by User I/O
+    Wait Time); 5raw2bzx227 (line 828) is in no other list and stays as printed."""
+    from awrscope.parsers import parse_path
+
+    rep, = parse_path(str(HUNT / "awr_txt_11201_annotated_orcl_37_38_SQL_PART.txt"))
+    rows = rep.sections["sql_by_gets"].rows
+    assert len(rows) == 12
+    assert (rows[0].name, rows[0].line, rows[0].text["sql_id_printed"], rows[0].values["buffer_gets"]) == \
+        ("0w2qpuc6u2zsp", 777, "0w2qpuc6u2z", 433407.0)
+    assert (rows[10].name, rows[10].line, "sql_id_printed" in rows[10].text) == ("5raw2bzx227", 828, False)
+    assert not any("no rows could be read" in i.message for i in rep.issues)
+    assert any(i.message == "section 'SQL ordered by Gets' prints its SQL Ids cut to 11 characters: 11 of 12 "
+               "completed from the other SQL lists, the rest kept as printed" for i in rep.issues)

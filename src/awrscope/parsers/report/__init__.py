@@ -14,6 +14,7 @@ from .header import db_from_titles, parse_header, parse_header_tables
 from .raw import HTML_HEADER_TITLE, Block
 from .reconcile import reconcile
 from .sections import lookup
+from .sections.misc import complete_sql_ids
 from .text import blocks_from_text, normalise_lines
 from ... import patterns
 
@@ -63,6 +64,8 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
     if det.kind == "awr_diff":
         return _build_diff(det, header_tables, blocks, issues, text)
     map_blocks(blocks, issues, sections)
+    if det.format == "text":
+        complete_sql_ids(sections, issues)  # 11.2.0.1 prints 'SQL ordered by Gets' with SQL Ids cut to 11 characters
     if det.kind == "awr":
         from .ash_sections import map_ash_blocks  # AWR 11.2+ prints ASH's Top SQL with Top Events, ...
 

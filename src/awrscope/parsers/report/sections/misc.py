@@ -193,6 +193,19 @@ def map_undo_summary(block: Block, key: str, issues: list[ParseIssue]) -> Sectio
 # -- SQL ordered by ------------------------------------------------------------
 
 _SQL_ID = patterns.compile(r"^[0-9a-z]{13}$")
+#: A SQL Id cut short by its column: 11.2.0.1 text reports print 'SQL ordered by Gets' with an 11-character SQL Id
+#: column ('0w2qpuc6u2z' for 0w2qpuc6u2zsp), to keep the line within 80 characters
+_CUT_SQL_ID = patterns.compile(r"^[0-9a-z]{8,12}$")
+
+
+def _id_test(table, id_idx: int | None):
+    """Whether a token is a statement's identifier in this table: a SQL Id, a hash value, or a SQL Id cut to the
+    width of an id column narrower than 13 characters."""
+    width = None
+    if id_idx is not None and table.spans and id_idx < len(table.spans):
+        start, end = table.spans[id_idx]
+        width = end - start if end - start < 13 else None
+    return lambda t: bool(_SQL_ID.match(t) or t.isdigit() or (width and len(t) == width and _CUT_SQL_ID.match(t)))
 
 
 def map_sql(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
@@ -212,13 +225,14 @@ def map_sql(block: Block, key: str, issues: list[ParseIssue]) -> Section | None:
                 return make_section(key, block.title, block.line, units, rows, block.notes)
             continue
         current: dict | None = None
-        for line, cells, raw in _sql_lines(table, id_idx):
+        is_id = _id_test(table, id_idx)
+        for line, cells, raw in _sql_lines(table, id_idx, is_id):
             ident = cells[id_idx].strip() if cells is not None and id_idx < len(cells) else ""
             numbers = [parse_number(c).value for c in cells] if cells is not None else []
             # N/A counts as a figure: 'Version Count  Executions(N/A)  SQL Id' rows
             # carry one number only
             figures = sum(v is not None or c.strip() == "N/A" for v, c in zip(numbers, cells or []))
-            if ident and (_SQL_ID.match(ident) or ident.isdigit()) and figures >= 2:
+            if ident and is_id(ident) and figures >= 2:
                 if current:
                     rows.append(_sql_row(current))
                 values = {f: v for f, v, k in zip(fields, numbers, range(len(fields))) if k != id_idx and v is not None}
@@ -266,21 +280,44 @@ def _sql_html_rows(table, fields: list[str], id_idx: int | None) -> list[Row]:
     return rows
 
 
-def _sql_lines(table, id_idx: int | None):
+def _sql_lines(table, id_idx: int | None, is_id):
     """(line, cells or None, raw text): only lines that can be figure lines are
     cut into cells; SQL text and module lines are not."""
     if table.raw_rows:
         cut = table.cut_with()
         for line, raw in table.raw_rows:
             toks = raw.split()
-            if id_idx is not None and toks and (_SQL_ID.match(toks[-1]) or toks[-1].isdigit() or
-                                                 any(_SQL_ID.match(t) for t in toks[-3:])):
+            if id_idx is not None and toks and (is_id(toks[-1]) or any(_SQL_ID.match(t) for t in toks[-3:])):
                 yield line, cut(raw), raw
             else:
                 yield line, None, raw
     else:  # HTML: cells are already there
         for line, cells in table.rows:
             yield line, cells, " ".join(cells)
+
+
+def complete_sql_ids(sections: dict[str, Section], issues: list[ParseIssue]) -> None:
+    """A list that prints its SQL Ids cut short (_CUT_SQL_ID) gets each completed from the full ids the other 'SQL
+    ordered by' lists print, when exactly one starts with it; the id as printed stays in ``sql_id_printed``."""
+    lists = {k: sec for k, sec in sections.items() if k.startswith("sql_by_")}
+    full = {r.text.get("sql_id") for sec in lists.values() for r in sec.rows}
+    full = sorted(i for i in full if i and _SQL_ID.match(i))
+    for key, sec in lists.items():
+        cut = [r for r in sec.rows if _CUT_SQL_ID.match(r.text.get("sql_id") or "") and not r.text["sql_id"].isdigit()]
+        if not cut:
+            continue
+        done, rows = 0, []
+        for r in sec.rows:
+            printed = r.text.get("sql_id") or ""
+            match = [i for i in full if i.startswith(printed)] if r in cut else []
+            if len(match) == 1:
+                r = Row(match[0], r.line, r.values, {**r.text, "sql_id": match[0], "sql_id_printed": printed})
+                done += 1
+            rows.append(r)
+        sections[key] = make_section(key, sec.title, sec.line, dict(sec.units), rows, list(sec.notes))
+        issues.append(ParseIssue("info", key, cut[0].line, f"section '{sec.title}' prints its SQL Ids cut to "
+                                 f"{len(cut[0].text['sql_id'])} characters: {done} of {len(cut)} completed from the "
+                                 "other SQL lists, the rest kept as printed"))
 
 
 def _sql_row(cur: dict) -> Row:
