@@ -446,3 +446,7 @@ def test_commit_waits_from_the_number_of_commits_just_outside_r03_s_band_are_exp
             ) in g15["recommendation"]
     from awrscope.render.common import owner_note
     assert owner_note(doc, doc["commit_path"]) == "R03's conditions did not all hold -> G15"
+    # insaas3: log file sync 260.5 ms is all I/O part (LGWR in tier severe), its remainder 0 %: R01 claims the I/O part,
+    # which is not the remainder's owner
+    doc = analyze_path(corpus / "awr_txt_12201_rbogusze_insaas3_4912_4913.txt")
+    assert owner_note(doc, doc["commit_path"]) == "too small to be a finding"

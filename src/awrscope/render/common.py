@@ -69,12 +69,18 @@ def owner_note(doc: dict, cp: dict) -> str:
             return "its cause is not determined: R01 takes it as probable I/O queueing behind the slow writes"
         return "its cause is not determined from this report"
     if owner not in fired:
-        # the owner's other conditions failed (koral11: R03's one wait per commit at 0.697), not only its size
-        others = [c["id"] for c in (leaf or {}).get("claimed_by") or () if c["id"] != owner]
-        if others:
-            return f"{owner}'s conditions did not all hold -> {', '.join(others)}"
-        return ("too small to be a finding" if (cp.get("non_io_part_pct_db_time") or 0.0) < 1.0 else
-                f"{owner}'s conditions did not all hold: no finding claims it")
+        from ..rules.base import RULES
+
+        rest = cp.get("non_io_part_pct_db_time") or 0.0
+        gate = RULES[owner].thresholds.get("lfs_pct_db_time", 0.0) if owner in RULES else 0.0
+        if rest < 1.0 or (cp.get("pct_db_time") or 0.0) < gate:  # below the commit rules' materiality
+            return "too small to be a finding"
+        # the owner's other conditions failed (koral11: R03's one wait per commit at 0.697), not its size: who holds
+        # the remainder is who claims the leaf past its I/O part
+        others = [c for c in (leaf or {}).get("claimed_by") or () if c["id"] != owner]
+        if sum(c["pct_db_time"] for c in others) - (cp.get("io_part_pct_db_time") or 0.0) >= 0.5 * rest:
+            return f"{owner}'s conditions did not all hold -> {', '.join(c['id'] for c in others)}"
+        return f"{owner}'s conditions did not all hold: no finding claims it"
     # the owner may claim less than the remainder (R02 leaves the 0.2 ms every commit takes, and what R14/R15
     # explained): said, so that the two figures a reader sees for one quantity are not taken for a mismatch
     claimed = next((c for c in (leaf or {}).get("claimed_by") or () if c["id"] == owner), None)
