@@ -21,7 +21,7 @@ def _commits_from_load_profile(b: Builder) -> tuple[float | None, Source | None]
     if t is None or not e:
         return None, None
     src = Source("load_profile", tx.name, "per_second", tx.line, t)
-    note = "no Instance Activity Statistics in this report: from the Load Profile's rounded rates"
+    note = "no 'user commits' in Instance Activity Statistics: from the Load Profile's rounded rates"
     b.put("txn_rate", t, [src], formula="Load Profile 'Transactions' per Second", note=note)
     rb, pct = sec.row("Rollbacks"), sec.row("Rollback per transaction %")
     if rb is not None and rb.values.get("per_second") is not None:
@@ -33,10 +33,12 @@ def _commits_from_load_profile(b: Builder) -> tuple[float | None, Source | None]
     elif pct is not None and pct.values.get("value") is not None:
         c, more = t * (1.0 - pct.values["value"] / 100.0), Source("load_profile", pct.name, "value", pct.line, pct.values["value"])
         formula = "Load Profile 'Transactions' per Second x (1 - 'Rollback per transaction %'/100)"
+        b.put("rollback_ratio", pct.values["value"], [more], note=note, formula="Load Profile 'Rollback per transaction %'")
     else:
         return None, None
     c = max(0.0, c)
-    b.put("commit_rate", c, [src, more], formula=formula, note=note, low=c <= 0 or rounding_error(t) > 0.2 * c)
+    # the rate is printed to a tenth or a hundredth: its rounding against the rate of commits it leaves
+    b.put("commit_rate", c, [src, more], formula=formula, note=note, low=c <= 0 or rounding_error(t) * t > 0.2 * c)
     return c * e, src
 
 
@@ -54,16 +56,19 @@ def redo(b: Builder) -> None:
     b.rate("commit_rate", "user commits", b.r.header.elapsed_min)
     txn = commits + rollbacks if commits is not None and rollbacks is not None else None
     b.ratio("txn_rate", txn, e, [s_com, s_rb])
+    via = None
     if commits is None and m.v("commit_rate") is None:
         commits, s_com = _commits_from_load_profile(b)
-    b.ratio("redo_per_commit_B", redo, commits, [s_redo, s_com])
+        via = "'user commits' not printed: the Load Profile's commit rate x elapsed" if commits is not None else None
+    b.ratio("redo_per_commit_B", redo, commits, [s_redo, s_com], note=via)
     b.ratio("redo_per_txn_B", redo, txn, [s_redo, s_com, s_rb])
-    b.ratio("sync_per_commit", syncw, commits, [s_sy, s_com])
-    b.ratio("commits_per_redo_write", commits, writes, [s_com, s_wr])
+    b.ratio("sync_per_commit", syncw, commits, [s_sy, s_com], note=via)
+    b.ratio("commits_per_redo_write", commits, writes, [s_com, s_wr], note=via)
     lfs = m.fg("log file sync")
-    b.ratio("lfs_waits_per_commit", lfs.waits if lfs else None, commits, [*(lfs.sources if lfs else ()), s_com])
-    b.ratio("exec_per_commit", execs, commits, [s_ex, s_com])
-    b.ratio("rollback_ratio", rollbacks, txn, [s_rb, s_com], scale=100.0)
+    b.ratio("lfs_waits_per_commit", lfs.waits if lfs else None, commits, [*(lfs.sources if lfs else ()), s_com], note=via)
+    b.ratio("exec_per_commit", execs, commits, [s_ex, s_com], note=via)
+    if via is None:  # else the Load Profile gave it
+        b.ratio("rollback_ratio", rollbacks, txn, [s_rb, s_com], scale=100.0)
     applied, s_ap, _ = b.stat("rollback changes - undo records applied")
     b.ratio("undo_records_per_rollback", applied, rollbacks, [s_ap, s_rb])
 

@@ -95,7 +95,9 @@ _SECTION_TITLES = ("Top 5 Timed Events", "Top 5 Timed Foreground Events", "Top 1
 def _excerpt_sections(text: str) -> list[str]:
     """The report section titles ``text`` holds where a report prints them, at a line's start or a tag's end (not
     in a sentence of notes about AWR)."""
-    rx = re.compile(r"(?:^[ \t]*|>)(" + "|".join(map(re.escape, _SECTION_TITLES)) + ")", re.M)
+    # as a title: alone on its line, before its columns (two spaces), its 'DB/Inst:' or a tag; not in a sentence
+    rx = re.compile(r"(?:^[ \t]*|>)(" + "|".join(map(re.escape, _SECTION_TITLES)) + r")(?=[ \t]*$|[ \t]{2}|\s*<|\s+DB/Inst)",
+                    re.M)
     return list(dict.fromkeys(m.group(1) for m in rx.finditer(text)))[:3]
 
 

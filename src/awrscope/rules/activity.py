@@ -3,7 +3,7 @@ window, and a peak that holds most of the activity in a few minutes is understat
 from __future__ import annotations
 
 from ..metrics import Source
-from ..metrics.activity import busiest_span, slot_clock, timed_slots
+from ..metrics.activity import busiest_span, timed_slots
 from .base import Context, Evidence, Needs, make_finding, rule
 
 
@@ -16,15 +16,6 @@ def _clock(seconds: float) -> str:
     h, rest = divmod(round(seconds) % 86400, 3600)
     m, s = divmod(rest, 60)
     return f"{h:02d}:{m:02d}" + (f":{s:02d}" if s else "")
-
-
-def _span(first, last) -> str:
-    """'10:45-10:55': from the first slot's start to the last slot's end."""
-    t, u = slot_clock(first.name or ""), slot_clock(last.name or "")
-    if t is None or u is None:
-        return f"{first.name}-{last.name}"
-    end = u.hour * 3600 + u.minute * 60 + u.second + last.values["duration_s"]
-    return f"{_clock(t.hour * 3600 + t.minute * 60 + t.second)}-{_clock(end)}"
 
 
 @rule("G17", "activity-peak", "Activity concentrated in a part of the window", family="context",
@@ -41,8 +32,9 @@ def g17(ctx: Context, th: dict):
     if "ash_activity_over_time" not in ctx.report.sections:
         raise Needs("ASH Activity Over Time (AWR 12.1+ or an ASH report)")
     slots, outside = timed_slots(ctx.report)
-    total = sum(r.values["slot_count"] for r in slots)
-    window = sum(r.values["duration_s"] for r in slots)
+    total = sum(sl.samples for sl in slots)
+    # the window from the clocks, not the printed slots' durations: a slot without samples is not printed
+    window = max(slots[-1].end_s - slots[0].start_s, ctx.m.v("elapsed_s") or 0.0) if slots else 0.0
     db_time = ctx.m.v("db_time_s") or ctx.report.db_time_s
     if len(slots) < th["min_slots"] or total < th["min_samples"] or not window or not db_time:
         return None
@@ -50,33 +42,30 @@ def g17(ctx: Context, th: dict):
     if span is None:
         return None
     peak = slots[span[0]:span[1] + 1]
-    samples = sum(r.values["slot_count"] for r in peak)
-    duration = sum(r.values["duration_s"] for r in peak)
+    samples = sum(sl.samples for sl in peak)
+    duration = peak[-1].end_s - peak[0].start_s
     time_share, sample_share = duration / window, samples / total
     peak_aas = sample_share * db_time / duration
     if time_share > th["max_time_share_pct"] / 100 or peak_aas < th["min_peak_aas"]:
         return None
     factor = sample_share / time_share
     window_aas = db_time / window
-    start, end = peak[0], peak[-1]
-    when = _span(start, end)
-    rows = ctx.report.sections["ash_activity_over_time"].rows
-    after = next((r.line for r in rows if r.line > end.line), float("inf"))  # a slot's events: its lines, to the next
+    when = f"{_clock(peak[0].start_s)}-{_clock(peak[-1].end_s)}"
     events: dict[str, float] = {}
-    for sec_row in ctx.report.sections.get("ash_activity_events") or ():
-        if start.line <= sec_row.line < after and sec_row.values.get("event_count"):
-            events[sec_row.name] = events.get(sec_row.name, 0.0) + sec_row.values["event_count"]
+    for e in (e for sl in peak for e in sl.events if e.values.get("event_count")):
+        events[e.name] = events.get(e.name, 0.0) + e.values["event_count"]
     top = sorted(events.items(), key=lambda kv: -kv[1])[:3]
-    ev = [Evidence(f"slot_count[{r.name}]", r.values["slot_count"], "samples",
+    ev = [Evidence(f"slot_count[{sl.row.name}]", sl.samples, "samples",
                    f"{100 * sample_share:.0f} % of {total:,.0f} samples in {100 * time_share:.0f} % of the window"
-                   if r is start else None,
-                   (Source("ash_activity_over_time", r.name, "slot_count", r.line, r.values["slot_count"]),),
-                   f"{r.text.get('slot', r.name)}: {r.text.get('events', '')}".rstrip(": ")) for r in peak]
+                   if k == 0 else None,
+                   (Source("ash_activity_over_time", sl.row.name, "slot_count", sl.row.line, sl.samples),),
+                   f"{sl.row.text.get('slot', sl.row.name)}: {sl.row.text.get('events', '')}".rstrip(": "))
+          for k, sl in enumerate(peak)]
     if outside:
         ev.append(Evidence("slot_count[outside the window]", sum(r.values["slot_count"] for r in outside), "samples",
                            None, tuple(Source("ash_activity_over_time", r.name, "duration_s", r.line,
-                                              r.values["duration_s"]) for r in outside),
-                           "slots printed with a duration that is not positive: left out"))
+                                              r.values.get("duration_s")) for r in outside),
+                           "slots printed with a duration that is not positive or no time of day: left out"))
     in_peak = "; ".join(f"{name} ({n:,.0f} sample{'s' if n != 1 else ''})" for name, n in top)
     return make_finding(
         ctx, "G17", 0.0, "medium", ev,

@@ -322,7 +322,9 @@ def g06(ctx: Context, th: dict):
                     if e is not None and (e.waits or 0) > 0 and e.time_s > 0 and e.avg_ms is not None),
                    key=lambda e: -e.time_s)
     reads = [e for e in timed if e.time_s >= 0.1 * read_time]
-    multi = [] if timed else sorted((e for e in ctx.m.fg_events.values() if e.name.lower() in ALL_READ_EVENTS
+    # a buffered multiblock read's latency when no single-block read is printed; not direct reads (their size, and
+    # before 10g TEMP reads), nor 'read by other session' (a wait for another session's read)
+    multi = [] if timed else sorted((e for e in ctx.m.fg_events.values() if e.name.lower() in MULTIBLOCK_READS
                                      and (e.waits or 0) > 0 and e.time_s > 0 and e.avg_ms is not None),
                                     key=lambda e: -e.time_s)
     if multi and multi[0].avg_ms < th["read_ms"]:  # no single-block read printed: a larger read that is fast says it
@@ -359,7 +361,8 @@ def g06(ctx: Context, th: dict):
             share = 100.0 * sum(e.time_s for e in bypass) / read_time
             f.title += f"; most of it {top.name} ({share:.0f} % of the read time)"
             f.recommendation = (
-                f"Single-block reads are fast, but {share:.0f} % of the read time is {top.name}"
+                f"{'Single-block reads are' if timed else reads[0].name + ' is'} fast, but {share:.0f} % of the read "
+                f"time is {top.name}"
                 + (f" ({top.avg_ms:.1f} ms a wait)" if top.avg_ms is not None else "")
                 + ": scans that bypass the buffer cache, so a larger cache or a KEEP pool does not help them. Tune the "
                 "scans (SQL ordered by Reads and Segments by Direct Physical Reads: access paths, partition pruning, "
@@ -375,6 +378,10 @@ def g06(ctx: Context, th: dict):
         f.annotates = tuple(e.name for e in ctx.m.fg_events.values() if e.name.lower() in ALL_READ_EVENTS and e.time_s > 0)
     return f
 
+
+#: Reads of several blocks into the buffer cache: their latency, when fast, says the storage is
+MULTIBLOCK_READS = frozenset({"db file scattered read", "db file parallel read", "cell multiblock physical read",
+                              "cell list of blocks physical read"})
 
 #: Reads that do not go through the buffer cache (direct path, Exadata smart scans)
 BYPASS_READS = ("direct path read", "cell smart")

@@ -80,7 +80,9 @@ def _commit_facts(ctx: Context) -> str:
              if m.v(v) is not None]
     if not parts:
         return "the report prints neither the commit rate nor LGWR's write latency"
-    r03 = RULES["R03"].thresholds
+    from .engine import rule_overrides  # the engine imports this module: the thresholds R03 ran with, config included
+
+    r03 = {**RULES["R03"].thresholds, **rule_overrides(ctx.config, "R03")}
     rate, wpc, lfs, lgwr = (m.v(k) for k in ("commit_rate", "lfs_waits_per_commit", "lfs_ms", "lfpw_ms_per_write"))
     if rate is not None and rate >= r03["commit_rate"] and lfs is not None and lfs <= r03["normal_lfs_ms"] \
             and wpc is not None and wpc < r03["waits_per_commit_lo"] and (lgwr is None or lgwr < 5.0):
@@ -88,8 +90,8 @@ def _commit_facts(ctx: Context) -> str:
         return (f"each commit waits a normal {lfs:.2f} ms" + (f" on fast LGWR writes ({lgwr:.3g} ms)" if lgwr else "")
                 + f": the time is the number of commits ({rate:,.0f}/s), as in R03, whose band of one log file sync per "
                 f"commit ({r03['waits_per_commit_lo']:g}-{r03['waits_per_commit_hi']:g}) it misses at {wpc:.3g} (commits "
-                "inside a PL/SQL call wait once per call). Fewer commits (per business transaction, array DML) would "
-                "shorten it; faster storage would not")
+                "inside a PL/SQL call wait once per call). Fewer commits (per business transaction, array DML) are "
+                "what would shorten it most")
     return "no commit rule's conditions held (" + ", ".join(parts) + "): compare them with R01-R03 in `awrscope rules`"
 
 

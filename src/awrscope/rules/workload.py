@@ -265,7 +265,6 @@ def g08(ctx: Context, th: dict):
         # the Time Model says hard parses, not why: literals are the usual cause, a cold shared pool after a startup
         # another; only the share of executions hard parsed (with a warm instance) points at literals
         kind = cause = "hard parses"
-        t = hard  # no cause of them is told: all of them
     if literal is not None:
         ev.append(literal)
     advice = _PARSE_ADVICE[kind]
@@ -292,6 +291,8 @@ def g08(ctx: Context, th: dict):
     also = [k for k, v in hard_causes.items() if hard >= soft and k != top and v >= 0.25 * hard and v >= 0.02 * dbt] + (
         ["soft parses"] if hard >= soft and soft >= 0.25 * parse and soft >= 0.02 * dbt else [])
     more = "".join(f" Also {k} ({100.0 * parts[k] / dbt:.1f} % of DB time): " + _PARSE_ADVICE[k] + "." for k in also)
+    if kind == "hard parses":  # no cause of them is told: all of them, but those an 'Also' names
+        t = hard - sum(hard_causes[k] for k in also if k in hard_causes)
     title = f"Parsing {100.0 * parse / dbt:.1f} % of DB time"
     if hard >= soft and cause in _SHORT_CAUSE:  # the hard part's size, then its cause
         title += f": hard parses {100.0 * hard / dbt:.1f} %, mostly {_SHORT_CAUSE[cause]} ({100.0 * t / dbt:.1f} %)"
@@ -393,11 +394,12 @@ def g10(ctx: Context, th: dict):
         todo = ("check ASH for the sessions' states (waits missing from the event list, uninstrumented code, CPU "
                 "queue).")
         ash = ash_cpu_share(ctx.report)
-        if ash is not None and ash[0] >= 0.5 * pct:  # ASH saw them off any wait: runnable, yet not counted on CPU
-            cpu_pct = 100.0 * (m.v("db_cpu_s") or 0.0) / dbt
-            ev.append(Evidence("ash_cpu_share", round(ash[0], 2), "%", None,
-                               tuple(Source("ash_activity_events", "CPU + Wait for CPU", "event_count", line, None)
-                                     for line in ash[1][:3]),
+        cpu_pct = 100.0 * (m.v("db_cpu_s") or 0.0) / dbt
+        # ASH's CPU beyond DB CPU is sessions in no wait yet not counted on CPU: it must cover much of the gap
+        if ash is not None and ash[0] - cpu_pct >= 0.5 * pct:
+            ev.append(Evidence("ash_cpu_share", round(ash[0], 2), "%", f"- DB CPU {cpu_pct:.1f} % >= half the gap",
+                               tuple(Source("ash_activity_events", e.name, "event_count", e.line,
+                                            e.values["event_count"]) for e in ash[1][:3]),
                                "share of Activity Over Time's samples on 'CPU + Wait for CPU' (a lower bound: each "
                                "slot prints its top three events)"))
             todo = (f"ASH saw the sessions on CPU or queued for it in at least {ash[0]:.0f} % of its samples (Activity "

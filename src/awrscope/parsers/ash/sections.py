@@ -22,7 +22,7 @@ _SQL_ID = patterns.compile(r"^[0-9a-z]{13}$")
 _HASH_VALUE = patterns.compile(r"^\d{5,}$")  # 10g reports name statements by hash value
 _SID = patterns.compile(r"^\d+\s*,\s*\d+")
 _SLOT = patterns.compile(r"^\d{1,2}:\d{2}")
-_DURATION = patterns.compile(r"\(\s*([\d.,]+)\s*(min|sec|s|hr|h)\w*\s*\)", re.I)
+_DURATION = patterns.compile(r"\(\s*(-?[\d.,]+)\s*(min|sec|s|hr|h)\w*\s*\)", re.I)  # 19c: "(-1,837 secs)"
 _DURATION_S = {"min": 60.0, "sec": 1.0, "s": 1.0, "hr": 3600.0, "h": 3600.0}
 
 # column name patterns (names squashed: lower case, no white space)

@@ -306,10 +306,11 @@ def complete_sql_ids(sections: dict[str, Section], issues: list[ParseIssue]) -> 
         cut = [r for r in sec.rows if _CUT_SQL_ID.match(r.text.get("sql_id") or "") and not r.text["sql_id"].isdigit()]
         if not cut:
             continue
+        cut_lines = {r.line for r in cut}
         done, rows = 0, []
         for r in sec.rows:
             printed = r.text.get("sql_id") or ""
-            match = [i for i in full if i.startswith(printed)] if r in cut else []
+            match = [i for i in full if i.startswith(printed)] if r.line in cut_lines else []
             if len(match) == 1:
                 r = Row(match[0], r.line, r.values, {**r.text, "sql_id": match[0], "sql_id_printed": printed})
                 done += 1
