@@ -48,14 +48,11 @@ def _hard_wrap_width(text: str) -> int | None:
     """The width at which a tool or a mailer cut every line of the report
     (lines of exactly that many characters, none longer), else None. A first
     look at the head keeps unwrapped reports from paying a full count."""
-    head = text[:200_000].split("\n")[:-1]
-    widths = [len(line) for line in head if len(line) >= _WRAP_MIN_WIDTH]
-    if len(widths) < 5:
+    head = list(map(len, text[:200_000].split("\n")[:-1]))
+    width = max(head, default=0)
+    if width < _WRAP_MIN_WIDTH or head.count(width) < 5:
         return None
-    width = max(widths)
-    if widths.count(width) < 5:
-        return None
-    lengths = [len(line) for line in text.split("\n")[:-1]]
+    lengths = list(map(len, text.split("\n")[:-1]))
     if max(lengths) != width or lengths.count(width) < _WRAP_MIN_LINES:
         return None
     return width

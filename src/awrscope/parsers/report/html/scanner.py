@@ -208,6 +208,7 @@ class _Scanner:
         text, sp = self.text, self.splitter
         sp.lines = self.lines
         search = _TAG.search
+        data = sp._data
         pos, n = 0, len(text)
         ends_heard, starts_heard = _ENDS_HEARD, _STARTS_HEARD
         while pos < n:
@@ -220,20 +221,33 @@ class _Scanner:
                 raw = text[pos:start]
                 # blank text between tags counts only inside a heading or a note (it separates their words)
                 if sp._heading is not None or sp._note is not None or not raw.isspace():
-                    self._data(raw)
+                    data(_decoded(raw))
             closing, name, attrs, comment = m.groups()
             if name is None:
                 pos = self._skip_comment(end) if comment else end
                 continue
             tag = name.lower()
             if closing:  # end tag
-                if tag in ends_heard:
+                if tag == "a":  # the commonest tag, as handle_endtag closes it
+                    if sp._in_anchor:
+                        sp._in_anchor -= 1
+                elif tag in ends_heard:
                     sp.handle_endtag(tag)
                 pos = end
                 continue
             sp.tag_pos = end - 1
             sp.tag_line = None
-            if tag == "table":
+            if tag == "a":  # as handle_starttag opens it ('a' is no block element: an open one stays)
+                sp._in_anchor += 1
+                if attrs.endswith("/"):
+                    sp._in_anchor -= 1
+                pos = end
+            elif tag == "p":  # as handle_starttag: a block element closes an open <a>, and breaks loose text
+                sp._in_anchor = 0
+                if sp._loose:
+                    _keep(sp._loose, "\n")
+                pos = end
+            elif tag == "table":
                 sp.tag_line = self.lines.at(sp.tag_pos)  # counted now: the table's scan moves the count past it
                 sp.handle_starttag(tag)
                 pos = self._table(m)
