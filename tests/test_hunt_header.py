@@ -72,3 +72,30 @@ def test_compare_period_text_db_name_from_titles_not_the_instance(corpus):
         assert (h.db_name, [(i.name, i.number) for i in h.instances]) == ("PDERP01", [("rac8", 8)])
     html = parse_path(corpus / "awr_diff_html_10203_radtek_pderp01_rac8_46401_46407_vs_46545_46551.html")
     assert html.header.db_name == r.header.db_name
+
+
+def test_a_page_with_its_charset_before_html_and_russian_months_is_read():
+    """A 12.1.0.2 AWR page kept as a Go parser's test data (trimmed there inside Load Profile): line 1 is
+    '<meta http-equiv="content-type" ...><html lang="en"><head><title>AWR Report for DB: ZP ...' (refused: the
+    document was looked for at a line start only), and the snapshots print Russian months: '10-Дек-17 13:30:55'
+    (line 27), '10-Дек-17 14:00:00' (line 28), which left the window unread without a word."""
+    from datetime import datetime
+
+    from awrscope.parsers import parse_path
+
+    rep, = parse_path(str(HUNT / "awr_html_12102_ru_zp_111755_111758_TRIMMED.html"))
+    h = rep.header
+    assert (h.db_name, h.begin.snap_id, h.end.snap_id) == ("ZP", 111755, 111758)
+    assert (h.begin.time, h.end.time) == (datetime(2017, 12, 10, 13, 30, 55), datetime(2017, 12, 10, 14, 0, 0))
+
+
+def test_month_names_in_the_languages_reports_are_printed_in():
+    from datetime import datetime
+
+    from awrscope.parsers.timefmt import parse_time
+
+    assert parse_time("05-Май-19 10:00:01") == datetime(2019, 5, 5, 10, 0, 1)  # 'й' folds to 'и'
+    assert parse_time("10-12月-17 13:30:55") == datetime(2017, 12, 10, 13, 30, 55)
+    assert parse_time("03-7월-21 09:00:00") == datetime(2021, 7, 3, 9, 0, 0)  # Hangul is not folded
+    assert parse_time("12-Ağu-20 10:00") == datetime(2020, 8, 12, 10, 0)
+    assert parse_time("1-13月-17 10:00") is None

@@ -9,6 +9,7 @@ figures and the tolerance. Findings that lean on DB time then lose confidence (a
 * Wait classes: foreground event time summed by wait class against the Wait Classes section.
 * Shares: no event's share of DB time above 100 %.
 * Parts: a statistic that is part of another never exceeds it (direct writes within physical writes).
+* Header: its DB Time and CPUs against the Time Model's and OS Statistics' own.
 """
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ def check(report: Report, m: Metrics) -> list[Violation]:
     dbt = m.v("db_time_s")
     if not dbt or dbt <= 0:
         return []
-    return _top_n(report, dbt) + _fg_sum(report, m, dbt) + _classes(report, m, dbt) + _shares(m, dbt) + _parts(report)
+    return (_top_n(report, dbt) + _fg_sum(report, m, dbt) + _classes(report, m, dbt) + _shares(m, dbt) + _parts(report)
+            + _header_agrees(report))
 
 
 def _top_n(report: Report, dbt: float) -> list[Violation]:
@@ -150,6 +152,30 @@ def _classes(report: Report, m: Metrics, dbt: float) -> list[Violation]:
 # derived: printed larger in 12 corpus reports, the counter itself is unreliable, not our reading)
 PARTS = (("physical writes direct", "physical writes"),
          ("redo wastage", "redo size"))
+
+
+def _header_agrees(report: Report) -> list[Violation]:
+    """The header's DB Time and CPUs against the Time Model's and OS Statistics' own: two readings of one figure
+    that disagree say the sections are not the header's report (a paste of several), or a report to doubt."""
+    h, out = report.header, []
+    tm = report.sections.get("time_model")
+    row = tm.row("DB time") if tm is not None else None
+    t = row.values.get("time_s") if row is not None else None
+    if h.db_time_min and t:
+        printed = h.db_time_min * 60.0
+        if abs(printed - t) > max(1.0, 0.02 * t):  # the header to 0.01 min, the Time Model to 0.1 s
+            out.append(Violation("header-db-time", "time_model", row.line,
+                                 f"the header's DB Time {h.db_time_min:,.2f} min ({printed:,.1f} s, line "
+                                 f"{h.db_time_line or h.line}) and the Time Model's DB time {t:,.1f} s disagree by "
+                                 f"{100.0 * abs(printed - t) / t:.0f} %: the sections may not be the header's report"))
+    os_sec = report.sections.get("os_stats")
+    cpus = os_sec.row("NUM_CPUS") if os_sec is not None else None
+    n = cpus.values.get("value") if cpus is not None else None
+    if h.cpus and n and int(n) != h.cpus:
+        out.append(Violation("header-cpus", "os_stats", cpus.line,
+                             f"the header prints {h.cpus} CPUs (line {h.host_line or h.line}), OS Statistics NUM_CPUS "
+                             f"{n:g}: the sections may not be the header's report"))
+    return out
 
 
 def _parts(report: Report) -> list[Violation]:

@@ -169,7 +169,9 @@ def _quoted(head: str, start: int) -> bool:
 
 # -- HTML: the head made into lines (a row per line, its cells split by tabs), then the same skeleton --
 
-_DOC_START = patterns.compile(r"[ \t]*<(?:!doctype\s+html|html)\b")  # on the lower-cased head, at a line start
+# on the lower-cased head, at a line start; a <meta>, an <?xml?> or a comment may come first on that line (a page
+# saved with its charset put before <html>)
+_DOC_START = patterns.compile(r"[ \t]*(?:<(?:meta\b|\?xml|!--)[^>\n]*>[ \t]*)*<(?:!doctype\s+html|html)\b")
 _DROP = patterns.compile(r"<(style|script)\b.*?(?:</\1\s*>|\Z)|<!--.*?(?:-->|\Z)", re.I | re.S)
 _CELL = patterns.compile(r"<t[dh]\b[^>]*>", re.I)
 _TITLE_TAG = patterns.compile(r"<title\b[^>]*>", re.I)

@@ -1,23 +1,14 @@
 """Snapshot time stamps as Oracle prints them: ``14-Mar-18 17:14:07``, with
-English or localised month abbreviations (NLS_DATE_LANGUAGE)."""
+English or localised month abbreviations (NLS_DATE_LANGUAGE: '10-Дек-17', '10-12月-17')."""
 from __future__ import annotations
 
-import unicodedata
 from datetime import datetime
-from .. import patterns
 
-_MONTHS = {
-    # English
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
-    "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-    # Portuguese / Spanish / French / German / Italian / Dutch abbreviations that differ
-    "fev": 2, "abr": 4, "mai": 5, "ago": 8, "set": 9, "out": 10, "dez": 12,
-    "ene": 1, "dic": 12, "janv": 1, "fevr": 2, "mars": 3, "avr": 4, "juin": 6, "juil": 7,
-    "aout": 8, "sept": 9, "mrz": 3, "mar.": 3, "okt": 10, "gen": 1, "mag": 5, "giu": 6,
-    "lug": 7, "ott": 10, "mei": 5, "maa": 3, "maj": 5,
-}
+from .. import patterns
+from ..oracle.dates import month_number
+
 _STAMP = patterns.compile(
-    r"(?P<d>\d{1,2})[-/ .](?P<mon>[^\W\d_]{3,5}\.?)[-/ .](?P<y>\d{2,4})"
+    r"(?P<d>\d{1,2})[-/ .](?P<mon>[^\W\d_]{3,5}\.?|\d{1,2}[月월])[-/ .](?P<y>\d{2,4})"
     r"(?:\s+(?P<H>\d{1,2})[:.](?P<M>\d{2})(?:[:.](?P<S>\d{2}))?)?"
 )
 
@@ -27,8 +18,7 @@ def parse_time(text: str) -> datetime | None:
     m = _STAMP.search(text)
     if not m:
         return None
-    mon = _fold(m.group("mon")).rstrip(".")
-    month = _MONTHS.get(mon) or _MONTHS.get(mon[:3])
+    month = month_number(m.group("mon"))
     if not month:
         return None
     year = int(m.group("y"))
@@ -39,10 +29,6 @@ def parse_time(text: str) -> datetime | None:
                         int(m.group("S") or 0))
     except ValueError:
         return None
-
-
-def _fold(s: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", s.lower()) if not unicodedata.combining(c))
 
 
 def checked_elapsed(elapsed_min: float | None, begin: datetime | None, end: datetime | None,

@@ -56,6 +56,24 @@ def reading_warnings(doc: dict) -> list[str]:
             if i["level"] == "error" or (i["level"] == "warning" and not i.get("section"))]
 
 
+def no_findings_text(doc: dict) -> str:
+    """Why a report has no finding: nothing costs a notable share of DB time, or the report prints too little for
+    the rules (no wait events: the not-applicable rules say what they need)."""
+    na = doc.get("not_applicable") or ()
+    if (doc.get("report") or {}).get("kind") == "addm":
+        return ("No finding of awrscope's: an ADDM report prints none of the AWR figures its rules read"
+                + ("" if doc.get("addm") else "; the ADDM report lists no finding either"))
+    if doc.get("ledger") is None and na:
+        events = sum(any("wait events" in n for n in r["needs"]) for r in na)
+        return (f"No finding, but {len(na)} rules could not be evaluated for want of what the report does not print"
+                + (f", {events} of them its wait events with DB time" if events else "") + " (rules not applicable)")
+    rest = next((l for l in (doc.get("ledger") or {}).get("leaves") or () if l["kind"] == "remainder"), None)
+    if rest is not None and rest["pct_db_time"] >= 50.0:  # the findings could see only the rest
+        return (f"No finding in the {100.0 - rest['pct_db_time']:.0f} % of DB time the report itemises; "
+                f"{rest['pct_db_time']:.0f} % is in no printed event ({rest['name']})")
+    return "No finding: nothing on the write path or elsewhere costs a notable share of DB time"
+
+
 def owner_note(doc: dict, cp: dict) -> str:
     """Who the non-I/O remainder of log file sync belongs to, said truthfully: a rule named as its owner
     only points to a finding when that rule fired."""

@@ -2,7 +2,8 @@
 tickets and chat. Every report string is escaped: a module or SQL text holding HTML shows as text."""
 from __future__ import annotations
 
-from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, owner_note,
+from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, no_findings_text,
+                     owner_note,
                      evidence_label, prose, reading_warnings, side_line, snaps_label, window_label,
                      window_text)
 from .numbers import fmt_num
@@ -54,7 +55,7 @@ def render_markdown(doc: dict, verbose: bool = False) -> str:
     if doc.get("periods"):
         out.append("Compare-period report: each period is diagnosed on its own below.")
     elif not doc["findings"]:
-        out.append("No finding.")
+        out.append(_md(no_findings_text(doc)) + ".")
     for i, f in enumerate(doc["findings"], 1):
         out.append(f"{i}. **{f['severity'].upper()}** {f['id']} {_md(f['title'])} — {fmt_num(f['impact']['pct_db_time'])} % "
                    f"of DB time, confidence {f['confidence']}")

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..change.compare import pct_words
-from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, owner_note,
+from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, no_findings_text,
+                     owner_note,
                      evidence_label, prose, reading_warnings, side_line, snaps_label, window_label,
                      window_text)
 from .numbers import fmt_num
@@ -123,7 +124,7 @@ def _body(doc: dict, metrics: bool = True, verbose: bool = False) -> list[str]:
     if doc.get("periods"):
         out.append("  compare-period report: each period is diagnosed on its own below")
     elif not doc["findings"]:
-        out.append("  no findings")
+        out.append(f"  {no_findings_text(doc)}")
     for i, f in enumerate(doc["findings"], 1):
         imp = f["impact"]
         out.append(f"  {i}. [{f['severity'].upper()}] {f['id']} {f['title']}")

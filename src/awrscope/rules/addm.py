@@ -16,6 +16,7 @@ import re
 from datetime import datetime
 
 from ..model import Report
+from ..oracle.dates import month_number
 from .. import patterns
 
 #: ADDM finding name pattern -> (same kind, more specific) awrscope rule ids
@@ -46,20 +47,20 @@ def _task_end_snap(task: str | None) -> int | None:
 
 
 #: An ADDM task's time, '15-Jul-15 14:00': what datetime.strptime(..., '%d-%b-%y %H:%M') reads in the C locale,
-#: by its own field patterns (it would load _strptime, calendar and locale for it)
-_TASK_TIME = patterns.compile(r"(3[01]|[12]\d|0[1-9]|[1-9]|\ [1-9])-(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)-"
+#: by its own field patterns (it would load _strptime, calendar and locale for it), and the month in the report's
+#: language as the snapshot times print it ('10-Дек-17 13:30', timefmt)
+_TASK_TIME = patterns.compile(r"(3[01]|[12]\d|0[1-9]|[1-9]|\ [1-9])-([^\W\d_]{3}|\d{1,2}[月월])-"
                               r"(\d\d) (2[0-3]|[0-1]\d|\d):([0-5]\d|\d)", re.IGNORECASE)
-_MONTHS = {m: k for k, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                                         "dec"), 1)}
 
 
 def task_time(text: str | None) -> datetime | None:
     m = _TASK_TIME.fullmatch(" ".join((text or "").split()))
-    if m is None:
+    month = month_number(m[2]) if m else None
+    if month is None:
         return None
     year = int(m[3])
     try:
-        return datetime(year + (2000 if year < 69 else 1900), _MONTHS[m[2].lower()], int(m[1]), int(m[4]), int(m[5]))
+        return datetime(year + (2000 if year < 69 else 1900), month, int(m[1]), int(m[4]), int(m[5]))
     except ValueError:  # a day past the month's end
         return None
 

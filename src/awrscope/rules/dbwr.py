@@ -121,7 +121,8 @@ def r10(ctx: Context, th: dict):
     # rollbacks that apply less than one undo record each mostly had nothing to undo (an application or a connection
     # pool ending read-only work with a rollback): they write no undo and are no evidence of undo pressure
     applied = m.v("undo_records_per_rollback")
-    empty = applied is not None and applied < 1.0
+    # without Instance Activity (a rate from the Load Profile) whether they undo anything cannot be told: not counted
+    empty = (applied is not None and applied < 1.0) or (applied is None and "instance_activity" not in ctx.report.sections)
     vol = []
     if ubw is not None and ubw >= th["undo_write_share_pct"]:
         vol.append(ctx.ev("undo_block_write_share", f">= {th['undo_write_share_pct']} %"))

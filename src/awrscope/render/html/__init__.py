@@ -90,9 +90,10 @@ def environment() -> Environment:
     from .views import section_table_html
 
     env.filters["section_table"] = section_table_html
-    from ..common import claim_lines, ledger_owner_text, ledger_rows
+    from ..common import claim_lines, ledger_owner_text, ledger_rows, no_findings_text
 
-    env.globals.update(ledger_rows=ledger_rows, ledger_owner_text=ledger_owner_text, claim_lines=claim_lines)
+    env.globals.update(ledger_rows=ledger_rows, ledger_owner_text=ledger_owner_text, claim_lines=claim_lines,
+                       no_findings_text=no_findings_text)
     return env
 
 
