@@ -99,3 +99,14 @@ def test_month_names_in_the_languages_reports_are_printed_in():
     assert parse_time("03-7월-21 09:00:00") == datetime(2021, 7, 3, 9, 0, 0)  # Hangul is not folded
     assert parse_time("12-Ağu-20 10:00") == datetime(2020, 8, 12, 10, 0)
     assert parse_time("1-13月-17 10:00") is None
+
+
+def test_a_whole_cdb_s_report_is_no_one_container_s(corpus):
+    """xydb 9691 (19c RAC) is a 'WORKLOAD REPOSITORY report for' the whole CDB: its container table lists ETPDB,
+    EAMSPDB, DATAASSETS, PDB$SEED, CDB$ROOT, ... and the last one listed was shown as the report's container
+    ('container CWPDB'). A PDB report ('WORKLOAD REPOSITORY PDB report (root snapshots)') lists its one container:
+    idcdb's SJJH."""
+    rep = parse_path(corpus / "awr_html_19c_rac_pcambell_xydb_9691_9692.html")
+    assert (rep.header.cdb, rep.header.container) == (True, None)
+    rep = parse_path(corpus / "awr_html_12201_rac_pcambell_idcdb_56288_56289.html")
+    assert (rep.header.cdb, rep.header.container) == (True, "SJJH")

@@ -71,7 +71,7 @@ def parse_header(lines: list[str], first_line: int, issues: list[ParseIssue]) ->
         # the host line comes after the instance table (Statspack 10g/11g)
         i0 = h.instances[0]
         h.instances[0] = Instance(i0.name, i0.number, h.host, i0.startup_time)
-    return h
+    return _one_container(h)
 
 
 def _is_database_row(cols: list[str], cells: list[str]) -> bool:
@@ -188,8 +188,19 @@ def _fill(h: Header, inst: Instance, cols: list[str], cells: list[str], line: in
         elif c == "edition":
             h.edition = v
         elif c.startswith("container name"):
-            h.container = v
+            # a PDB report names its container; a whole CDB's report lists them all (CDB$ROOT, PDB$SEED, ...)
+            h.container = v if h.container in (None, v) else _SEVERAL
     return Instance(name, number, h.host, startup)
+
+
+#: Header.container while several containers are listed: the report is the whole CDB's, of no one container
+_SEVERAL = "\x00several"
+
+
+def _one_container(h: Header) -> Header:
+    if h.container == _SEVERAL:
+        h.container = None
+    return h
 
 
 def _int(v: str) -> int | None:
@@ -231,7 +242,7 @@ def parse_header_tables(tables: list, first_line: int, issues: list[ParseIssue])
             inst = _fill(h, inst, cols, cells, line)
     if inst.name or inst.number is not None:
         h.instances = [inst]
-    return h
+    return _one_container(h)
 
 
 def _minutes_in(cells: list[str]) -> float | None:
