@@ -110,3 +110,40 @@ def test_a_whole_cdb_s_report_is_no_one_container_s(corpus):
     assert (rep.header.cdb, rep.header.container) == (True, None)
     rep = parse_path(corpus / "awr_html_12201_rac_pcambell_idcdb_56288_56289.html")
     assert (rep.header.cdb, rep.header.container) == (True, "SJJH")
+
+
+#: A 21c report's header as a blog note prints it (`head -20 SBY_awrrpt_1_1_2.txt`, index file 31903138078): an
+#: AWR report of a physical standby, through the Remote Management Framework, of the whole CDB
+STANDBY_21C = """WORKLOAD REPOSITORY report for
+
+DB Name         DB Id    Unique Name DB Role          Edition Release    RAC CDB
+------------ ----------- ----------- ---------------- ------- ---------- --- ---
+DBSDU         3442244332 DBSDU_fra2b PHYSICAL STANDBY XP      21.0.0.0.0 NO  YES
+
+Instance     Inst Num Startup Time    User Name    System Data Visible
+------------ -------- --------------- ------------ --------------------
+DBSDU               1 23-Jun-21 09:29 SYS          YES
+
+Container DB Id  Container Name       Open Time
+--------------- --------------- ---------------
+      549332648 CDB$ROOT        29-Jun-21 13:19
+     3068248347 PDB$SEED        29-Jun-21 13:19
+     3978915883 PDBSDU          29-Jun-21 13:20
+
+Host Name        Platform                         CPUs Cores Sockets Memory(GB)
+---------------- -------------------------------- ---- ----- ------- ----------
+dbcnsby          Linux x86 64-bit                    2     1       1      14.43
+"""
+
+
+def test_a_standby_s_report_says_so_and_is_no_pdb_s():
+    """The role PHYSICAL STANDBY was read and shown nowhere; the last container listed, PDBSDU, was given as the
+    report's."""
+    from awrscope.analysis import analyze
+    from awrscope.parsers import parse_text
+    from awrscope.render.text import render_text
+
+    doc = analyze(parse_text(STANDBY_21C))
+    r = doc["report"]
+    assert (r["db_name"], r["role"], r["container"], r["version"]) == ("DBSDU", "PHYSICAL STANDBY", None, "21.0.0.0.0")
+    assert "db DBSDU  role PHYSICAL STANDBY  instance(s) DBSDU" in render_text(doc)

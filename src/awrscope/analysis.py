@@ -90,7 +90,8 @@ def _analyze_one(report: Report, config: dict) -> dict:
         "source": {"path": report.source_path, "sha256": report.source_sha256, "bytes": report.source_bytes},
         "report": {
             "kind": report.kind, "format": report.format, "version": report.version, "generation": report.generation,
-            "db_name": h.db_name, "container": h.container, "instances": report.instance_names, "host": h.host,
+            "db_name": h.db_name, "container": h.container, "role": h.role, "instances": report.instance_names,
+            "host": h.host,
             "dbid": h.dbid, "begin_snap": h.begin.snap_id if h.begin else None, "end_snap": h.end.snap_id if h.end else None,
             "begin_time": _iso(h.begin), "end_time": _iso(h.end),
             "elapsed_s": m.v("elapsed_s"), "db_time_s": dbt, "db_time_basis": m.db_time_basis,

@@ -30,7 +30,8 @@ def render_markdown(doc: dict, verbose: bool = False) -> str:
     r = doc["report"]
     out = [f"# awrscope analysis: {_md(doc['source']['path'])}", "",
            f"{_md(r['kind'])} {_md(r['format'])} {_md(r['version'] or '?')} · db **{_md(r['db_name'] or '?')}** · "
-           + (f"container {_md(r['container'])} · " if r.get("container") else "") +
+           + (f"container {_md(r['container'])} · " if r.get("container") else "")
+           + (f"role {_md(r['role'])} · " if (r.get("role") or "PRIMARY").upper() != "PRIMARY" else "") +
            f"instance(s) {_md(', '.join(r['instances']) or '?')} · host {_md(r['host'] or '?')}"
            + (f" · {snaps_label(doc)}" if snaps_label(doc) else "")
            + (f" · DBID {r['dbid']}" if r.get("dbid") else "")

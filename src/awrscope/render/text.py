@@ -22,6 +22,7 @@ def _header(doc: dict) -> list[str]:
     return [f"{doc['source']['path']}",
             f"  {r['kind']} {r['format']} {r['version'] or 'version not printed'}  db {r['db_name'] or '?'}"
             + (f"  container {r['container']}" if r.get("container") else "")
+            + (f"  role {r['role']}" if (r.get("role") or "PRIMARY").upper() != "PRIMARY" else "")
             + f"  instance(s) {', '.join(r['instances']) or '?'}"
             + (f"  {snaps}" if snaps else "") + (f"  dbid {r['dbid']}" if r.get("dbid") else ""),
             *([f"  window {window}"] if window else []),
