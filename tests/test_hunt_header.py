@@ -147,3 +147,23 @@ def test_a_standby_s_report_says_so_and_is_no_pdb_s():
     r = doc["report"]
     assert (r["db_name"], r["role"], r["container"], r["version"]) == ("DBSDU", "PHYSICAL STANDBY", None, "21.0.0.0.0")
     assert "db DBSDU  role PHYSICAL STANDBY  instance(s) DBSDU" in render_text(doc)
+
+
+def test_a_header_that_cannot_be_read_is_said():
+    """A 9.2 Statspack header as a Chinese blog page prints it, a blank line after every line (cnitblog.com tjitty,
+    'statspack 分析报告详解', 2008): its database and instance were lost as 'db ?' without a word. The lines below are
+    the page's."""
+    from awrscope.parsers import parse_text
+
+    text = ("STATSPACK report for \n\nDB Name         DB Id    Instance     Inst Num Release     Cluster Host\n\n"
+            "------------ ----------- ------------ -------- ----------- ------- ------------\n\n"
+            "GDTJ          3127284842 gdtj                1 9.2.0.6.0   NO      S1TJ\n\n"
+            "              Snap Id     Snap Time      Sessions Curs/Sess Comment\n\n"
+            "            --------- ------------------ -------- --------- -------------------\n\n"
+            "Begin Snap:         5 26-Feb-08 15:43:03      163      14.4\n\n"
+            "  End Snap:         6 03-Mar-08 15:20:29      162       1.8\n\n"
+            "   Elapsed:            8,617.43 (mins)\n\n")
+    rep = parse_text(text)
+    assert rep.header.db_name is None and rep.elapsed_s == 8617.43 * 60
+    assert any(i.level == "warning" and i.message.startswith("the header's database and instance could not be read")
+               for i in rep.issues)
