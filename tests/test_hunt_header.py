@@ -165,5 +165,5 @@ def test_a_header_that_cannot_be_read_is_said():
             "   Elapsed:            8,617.43 (mins)\n\n")
     rep = parse_text(text)
     assert rep.header.db_name is None and rep.elapsed_s == 8617.43 * 60
-    assert any(i.level == "warning" and i.message.startswith("the header's database and instance could not be read")
+    assert any(i.level == "warning" and i.message.startswith("the header's database and instance were not found in it")
                for i in rep.issues)

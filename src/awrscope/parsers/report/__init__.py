@@ -81,8 +81,8 @@ def build_report(det: Detected, header_lines: list[str], header_first: int, bloc
             from ...model import Instance
             header.instances = [Instance(inst)]
     if not header.db_name and not header.instances and not header.dbid:  # said, not left as 'db ?'
-        issues.append(ParseIssue("warning", None, header.line, "the header's database and instance could not be "
-                                 "read (a layout not Oracle's: a copy with blank lines between its lines, columns "
+        issues.append(ParseIssue("warning", None, header.line, "the header's database and instance were not found "
+                                 "in it (a layout not Oracle's: a copy with blank lines between its lines, columns "
                                  "shifted?): the report is named by its file only"))
     _check_validity(report, text)
     _derive_times(report)
