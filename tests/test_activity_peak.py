@@ -135,3 +135,14 @@ def test_ash_s_cpu_is_quoted_only_beyond_db_cpu(corpus, tmp_path):
     third.write_text("\n".join(lines), encoding="utf-8")
     g10 = next(f for f in analyze_path(third)["annotations"] if f["id"] == "G10")
     assert "ASH saw" not in g10["recommendation"] and "check ASH for the sessions' states" in g10["recommendation"]
+
+
+def test_the_gap_s_report_says_how_little_the_statements_hold(corpus):
+    """exp (10.2.0.5, Streams): 70.8 % of DB time neither CPU nor a printed wait; the Time Model prints sql execute
+    elapsed time 174,789.82 s (22.07 %, line 151) and PL/SQL execution 132,003.72 s (16.67 %, line 152) of DB time
+    792,022.8 s: at least 61 % of DB time is in neither, which the annotation now says beside the gap."""
+    doc = analyze_path(corpus / "awr_html_10205_radtek_exp_exp_56684_56690.html")
+    g10 = next(f for f in doc["annotations"] if f["id"] == "G10")
+    assert g10["recommendation"].endswith("The Time Model puts 22.1 % of DB time in SQL execution and 16.7 % in "
+                                          "PL/SQL: at least 61 % of it is in neither.")
+    assert [e["source"][0]["line"] for e in g10["evidence"] if "execut" in e["metric"]] == [151, 152]

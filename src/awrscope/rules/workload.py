@@ -408,6 +408,16 @@ def g10(ctx: Context, th: dict):
                     "capped LPAR, VM or container: its entitlement or CPU limit; a hypervisor taking the CPU: steal "
                     "time), or in code Oracle does not time. Check the LPAR's entitlement, the VM's steal time or the "
                     "container's CPU limit, then ASH by session.")
+        # the Time Model's own split: SQL and PL/SQL execution hold at most their sum of DB time
+        (sql_s, sql_row), (plsql_s, plsql_row) = _tm(ctx, "sql execute elapsed time"), _tm(ctx, "PL/SQL execution elapsed time")
+        outside = 100.0 - 100.0 * ((sql_s or 0.0) + (plsql_s or 0.0)) / dbt
+        if sql_s is not None and outside >= 30.0:
+            ev += [_tm_ev(n, v, row, dbt) for n, v, row in (("sql execute elapsed time", sql_s, sql_row),
+                                                            ("PL/SQL execution elapsed time", plsql_s, plsql_row))
+                   if v is not None]
+            todo += (f" The Time Model puts {100.0 * sql_s / dbt:.1f} % of DB time in SQL execution and "
+                     f"{100.0 * (plsql_s or 0.0) / dbt:.1f} % in PL/SQL: at least {outside:.0f} % of it is in "
+                     "neither.")
         # no cause is named, so nothing is claimed: an annotation of the ledger's remainder, which shows the time
         f = make_finding(ctx, "G10", gap, "low", ev,
                          "DB time is not explained by DB CPU and the printed waits, and " + why + ": " + todo,
