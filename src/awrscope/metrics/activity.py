@@ -96,10 +96,13 @@ def ash_cpu_share(report: Report) -> tuple[float, list[Row]] | None:
     total = sum(s.samples for s in slots)
     if not total:
         return None
-    cpu = [e for s in slots for e in s.events if _is_cpu(e) and e.values.get("event_count")]
-    # a slot's events never hold more than its samples (a malformed slot line reads as the one above's event)
-    counted = sum(min(s.samples, sum(e.values["event_count"] for e in s.events if _is_cpu(e) and e.values.get("event_count")))
-                  for s in slots)
+    cpu: list[Row] = []
+    counted = 0.0
+    for s in slots:
+        mine = [e for e in s.events if _is_cpu(e) and e.values.get("event_count")]
+        cpu += mine
+        # a slot's events never hold more than its samples (a malformed slot line reads as the one above's event)
+        counted += min(s.samples, sum(e.values["event_count"] for e in mine))
     return 100.0 * counted / total, cpu
 
 
