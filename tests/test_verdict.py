@@ -450,3 +450,12 @@ def test_commit_waits_from_the_number_of_commits_just_outside_r03_s_band_are_exp
     # which is not the remainder's owner
     doc = analyze_path(corpus / "awr_txt_12201_rbogusze_insaas3_4912_4913.txt")
     assert owner_note(doc, doc["commit_path"]) == "too small to be a finding"
+
+
+def test_a_pl_sql_call_s_gets_hold_its_statements_too(corpus):
+    """oracle 219-240 (8.1.7 Statspack) SQL ordered by Gets line 142: 1,036,892,880 gets, 27.5 %, of 'BEGIN
+    "P_USERPROCS_EXECUTE"...', beside a query at 26.4 % (line 151) it may run: a call's gets include its statements'."""
+    g02 = finding(analyze_path(corpus / "statspack_txt_81741_radtek-oraclescripts_oracle_219_240.lst"), "G02")
+    assert [(c["line"], c["measure"]) for c in g02["culprits"]] == [
+        (142, "buffer gets (a PL/SQL call: with the statements it runs)"),
+        (146, "buffer gets (a PL/SQL call: with the statements it runs)"), (151, "buffer gets")]

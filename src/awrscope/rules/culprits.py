@@ -37,6 +37,9 @@ MIN_SQL_SHARE_PCT = 1.0
 #: A statement that is a query (its text as printed: a SELECT or WITH, after comments and parentheses)
 _QUERY = patterns.compile(r"^\s*(?:\(\s*|/\*.*?\*/\s*)*(?:select|with)\b", re.I | re.S)
 
+#: The orders whose measure a PL/SQL call accumulates from the statements it runs (not its executions or parses)
+_CUMULATIVE = frozenset({"elapsed", "cpu", "user_io", "cluster", "gets", "reads"})
+
 #: A PL/SQL block or call (its text as printed): its time includes the statements it runs
 _PLSQL = patterns.compile(r"^\s*(?:/\*.*?\*/\s*)*(?:begin|declare|call)\b", re.I | re.S)
 
@@ -104,9 +107,9 @@ def _excerpt(text: str | None, width: int = 70) -> str:
 
 
 def sql(report: Report, order: str, db_time_s: float | None, n: int = 3, floor: float = MIN_SQL_SHARE_PCT) -> list[Culprit]:
-    """The statements of ``order`` at or above ``floor``, largest first. A PL/SQL call's time includes the statements
-    it runs, which the list may name beside it ('BEGIN orderentry.neworder' at 55 % of DB time, the two statements
-    it runs at 21 and 19 %): its measure says so. It stays named: its own code may hold most of its time."""
+    """The statements of ``order`` at or above ``floor``, largest first. A PL/SQL call's time (gets, reads) includes
+    the statements it runs, which the list may name beside it ('BEGIN orderentry.neworder' at 55 % of DB time, the
+    two statements it runs at 21 and 19 %): its measure says so. It stays named: its own code may hold most of it."""
     key, pattern, unit, what = SQL_ORDERS[order]
     sec = report.sections.get(key)
     if sec is None:
@@ -131,7 +134,7 @@ def sql(report: Report, order: str, db_time_s: float | None, n: int = 3, floor: 
             share, of = (row.values.get(share_f) if share_f else None), f"all {what}"
         module = row.text.get("module")
         detail = "; ".join(x for x in ((f"module {module}" if module else ""), _excerpt(row.text.get("sql_text"))) if x)
-        measure = f"{what} (a PL/SQL call: with the statements it runs)" if unit == "s" and \
+        measure = f"{what} (a PL/SQL call: with the statements it runs)" if order in _CUMULATIVE and \
             is_plsql(row.text.get("sql_text")) else what
         out.append(Culprit("sql", row.text.get("sql_id") or row.name, detail, measure, v, unit, share, of, key, row.line))
     return [c for c in _merged(out) if c.share_pct is None or c.share_pct >= floor][:n]
