@@ -397,7 +397,9 @@ _MONTH_PIECES = ["Jan", "jan", "FEB", "Dec", "Sept", "May", "xyz"]
                 max_size=8).map("".join))
 def test_addm_task_times_read_what_strptime_reads(s):
     """An ADDM task's begin and end ('15-Jul-15 14:00') are read by a pattern, not datetime.strptime (which loads
-    _strptime, calendar and locale): the same times accepted and refused."""
+    _strptime, calendar and locale): the same times accepted, and refused but for a month in another language
+    ('Sept', French: what a report in that language prints)."""
+    import re
     from datetime import datetime
 
     from awrscope.rules.addm import task_time
@@ -406,7 +408,8 @@ def test_addm_task_times_read_what_strptime_reads(s):
         expected = datetime.strptime(" ".join(s.split()), "%d-%b-%y %H:%M")
     except ValueError:
         expected = None
-    assert task_time(s) == expected
+    got = task_time(s)
+    assert got == expected or (expected is None and re.search(r"-sept-", s, re.I))
 
 
 def test_addm_task_times_as_the_reports_print_them():

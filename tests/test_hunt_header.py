@@ -99,6 +99,8 @@ def test_month_names_in_the_languages_reports_are_printed_in():
     assert parse_time("03-7월-21 09:00:00") == datetime(2021, 7, 3, 9, 0, 0)  # Hangul is not folded
     assert parse_time("12-Ağu-20 10:00") == datetime(2020, 8, 12, 10, 0)
     assert parse_time("1-13月-17 10:00") is None
+    assert parse_time("23-1月 -18 09:05:00") == datetime(2018, 1, 23, 9, 5)  # Oracle pads a one-digit month
+    assert parse_time("23-Lip-14 10:00") is None  # Polish July, Croatian June: not guessed
 
 
 def test_a_whole_cdb_s_report_is_no_one_container_s(corpus):

@@ -171,7 +171,8 @@ def _header_agrees(report: Report) -> list[Violation]:
     os_sec = report.sections.get("os_stats")
     cpus = os_sec.row("NUM_CPUS") if os_sec is not None else None
     n = cpus.values.get("value") if cpus is not None else None
-    if h.cpus and n and int(n) != h.cpus:
+    # NUM_CPUS prints an 'End Value' when the count changed in the window (a hot-add, a resize): either may be the header's
+    if h.cpus and n and h.cpus not in {int(n), int(cpus.values.get("end_value") or n)}:
         out.append(Violation("header-cpus", "os_stats", cpus.line,
                              f"the header prints {h.cpus} CPUs (line {h.host_line or h.line}), OS Statistics NUM_CPUS "
                              f"{n:g}: the sections may not be the header's report"))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from .. import patterns
-from ..oracle.dates import month_number
+from ..oracle.dates import full_year, month_number
 
 _STAMP = patterns.compile(
-    r"(?P<d>\d{1,2})[-/ .](?P<mon>[^\W\d_]{3,5}\.?|\d{1,2}[月월])[-/ .](?P<y>\d{2,4})"
+    r"(?P<d>\d{1,2})[-/ .](?P<mon>[^\W\d_]{3,5}\.?|\d{1,2}[月월] ?)[-/ .](?P<y>\d{2,4})"
     r"(?:\s+(?P<H>\d{1,2})[:.](?P<M>\d{2})(?:[:.](?P<S>\d{2}))?)?"
 )
 
@@ -21,9 +21,7 @@ def parse_time(text: str) -> datetime | None:
     month = month_number(m.group("mon"))
     if not month:
         return None
-    year = int(m.group("y"))
-    if year < 100:
-        year += 2000 if year < 70 else 1900
+    year = full_year(int(m.group("y")))
     try:
         return datetime(year, month, int(m.group("d")), int(m.group("H") or 0), int(m.group("M") or 0),
                         int(m.group("S") or 0))

@@ -70,7 +70,8 @@ def no_findings_text(doc: dict) -> str:
     rest = next((l for l in (doc.get("ledger") or {}).get("leaves") or () if l["kind"] == "remainder"), None)
     if rest is not None and rest["pct_db_time"] >= 50.0:  # the findings could see only the rest
         return (f"No finding in the {100.0 - rest['pct_db_time']:.0f} % of DB time the report itemises; "
-                f"{rest['pct_db_time']:.0f} % is in no printed event ({rest['name']})")
+                f"{rest['pct_db_time']:.0f} % is " + ("neither CPU nor a printed wait" if rest["name"] == "unaccounted"
+                                                      else "in no printed event"))
     return "No finding: nothing on the write path or elsewhere costs a notable share of DB time"
 
 

@@ -16,7 +16,7 @@ import re
 from datetime import datetime
 
 from ..model import Report
-from ..oracle.dates import month_number
+from ..oracle.dates import full_year, month_number
 from .. import patterns
 
 #: ADDM finding name pattern -> (same kind, more specific) awrscope rule ids
@@ -49,7 +49,7 @@ def _task_end_snap(task: str | None) -> int | None:
 #: An ADDM task's time, '15-Jul-15 14:00': what datetime.strptime(..., '%d-%b-%y %H:%M') reads in the C locale,
 #: by its own field patterns (it would load _strptime, calendar and locale for it), and the month in the report's
 #: language as the snapshot times print it ('10-Дек-17 13:30', timefmt)
-_TASK_TIME = patterns.compile(r"(3[01]|[12]\d|0[1-9]|[1-9]|\ [1-9])-([^\W\d_]{3}|\d{1,2}[月월])-"
+_TASK_TIME = patterns.compile(r"(3[01]|[12]\d|0[1-9]|[1-9]|\ [1-9])-([^\W\d_]{3,5}\.?|\d{1,2}[月월] ?)-"
                               r"(\d\d) (2[0-3]|[0-1]\d|\d):([0-5]\d|\d)", re.IGNORECASE)
 
 
@@ -58,9 +58,8 @@ def task_time(text: str | None) -> datetime | None:
     month = month_number(m[2]) if m else None
     if month is None:
         return None
-    year = int(m[3])
     try:
-        return datetime(year + (2000 if year < 69 else 1900), month, int(m[1]), int(m[4]), int(m[5]))
+        return datetime(full_year(int(m[3])), month, int(m[1]), int(m[4]), int(m[5]))
     except ValueError:  # a day past the month's end
         return None
 

@@ -120,8 +120,10 @@ def r01(ctx: Context, th: dict):
         io_only = _w1_saved_s(ca, Lp, ca.alpha)
         caveats.append(f"the non-I/O remainder of log file sync ({ca.non_io_part_s:,.0f} s, {ca.O_ms:.1f} ms per commit) is "
                        "taken as probable I/O queueing behind slow LGWR writes (L in tier poor; "
-                       + ("no sign of CPU pressure" if not ca.cpu_evidence else "the CPU signals below explain only "
-                          "milliseconds of it")
+                       + ("no sign of CPU pressure" if not ca.cpu_evidence else
+                          f"a wake-up overhead of {(m.v('fg_wakeup_overhead_us') or 0.0) / 1000.0:.1f} ms of its "
+                          f"{ca.O_ms:.1f} ms a commit" if m.v("fg_wakeup_overhead_us") else
+                          "the CPU signals below do not account for it")
                        + (f", the host {pct_text(m.v('host_cpu_busy_pct'))} busy" if m.v("host_cpu_busy_pct") is not None
                           else "") + "), in the "
                        "impact and in W1 alike: faster redo writes shrink it in proportion L'/L. If it is not I/O, "
