@@ -66,7 +66,7 @@ def observation(doc: dict, rule_id: str) -> dict | None:
 
 
 def headline(doc: dict) -> dict | None:
-    return doc["verdict"]["headline"]
+    return doc["verdict"]["top_of_db_time"]
 
 
 def na(doc: dict, rule_id: str) -> dict | None:

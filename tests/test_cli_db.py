@@ -46,7 +46,7 @@ def test_import_list_show_delete(db, corpus, tmp_path):
     shown = run("db", "show", str(rid), "--db", db, "--format", "json")
     assert json.loads(shown.stdout)["report"]["db_name"] == "DBM11203"
     # the stored analysis printed as analyze prints it: its verdict is the headline of the JSON document
-    headline = json.loads(shown.stdout)["verdict"]["headline"]["title"]
+    headline = json.loads(shown.stdout)["verdict"]["headline"]["line"]
     assert f"verdict: {headline}" in run("db", "show", str(rid), "--db", db).output
     assert run("db", "show", "999", "--db", db).exit_code == 2
 

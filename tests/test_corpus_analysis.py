@@ -55,7 +55,7 @@ def test_spot_antognini_awr_11203(corpus):
     assert m["synch_ms"]["value"] == pytest.approx(96015263 / 1000 / 183545, rel=1e-6)  # (usec) twin preferred
     assert m["pct_db_time[log file sync]"]["value"] == pytest.approx(100 * 94 / 6404.5, rel=1e-6)
     assert m["redo_block_size_est"]["value"] == 512
-    assert d["verdict"]["headline"]["title"].startswith("Top of DB time: db file sequential read")
+    assert d["verdict"]["top_of_db_time"]["title"].startswith("Top of DB time: db file sequential read")
     assert finding(d, "G01") is None  # the headline is not ranked again as a finding
     assert not any(finding(d, r) for r in ("R01", "R02", "R03"))  # log file sync 1.5 %: not a commit problem
 
@@ -98,7 +98,7 @@ def test_spot_bpsc10_statspack_10g_cpu_starved_commits(corpus):
 
 def test_spot_koral11_rac_cluster_and_cpu(corpus):
     d = spot("statspack_txt_11203_rbogusze_koral11_rac_7_11.lst")
-    assert d["verdict"]["headline"]["title"].startswith("Top of DB time: DB CPU")
+    assert d["verdict"]["top_of_db_time"]["title"].startswith("Top of DB time: DB CPU")
     assert finding(d, "G05")  # gc cr/current block 2-way
     assert d["metrics"]["pct_db_time[log file sync]"]["value"] == pytest.approx(20.0, abs=0.1)
 
@@ -113,7 +113,7 @@ def test_spot_remik_checkpoint_incomplete(corpus):
 
 def test_spot_base01_interconnect_bound(corpus):
     d = spot("awr_txt_10204_radtek_oradb1_base01_54977_54986.txt")
-    assert d["verdict"]["headline"]["title"].startswith("Top of DB time: gc cr multi block request")
+    assert d["verdict"]["top_of_db_time"]["title"].startswith("Top of DB time: gc cr multi block request")
     assert finding(d, "G05")
     assert not any(finding(d, r) for r in ("R01", "R02", "R03", "R04"))
 
@@ -128,7 +128,7 @@ def test_spot_statspack_8i_estimated_db_time(corpus):
 def test_spot_statspack_92_enqueue(corpus):
     d = spot("statspack_txt_92040_radtek-oraclescripts_oracle_22_23.lst")
     assert d["report"]["db_time_s"]
-    assert d["verdict"]["headline"]["title"].startswith("Top of DB time: db file")
+    assert d["verdict"]["top_of_db_time"]["title"].startswith("Top of DB time: db file")
     assert d["findings"][0]["id"] == "G06"
 
 

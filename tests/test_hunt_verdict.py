@@ -187,7 +187,7 @@ def test_every_document_states_db_cpu_share_once(corpus_dir):
     for p in _r01_reports(corpus_dir):
         d = analyze_path(p)
         for doc in [d] + d.get("periods", []):
-            h = doc["verdict"]["headline"]
+            h = doc["verdict"]["top_of_db_time"]
             vals = {e["value"] for f in doc["findings"] + doc["observations"] + ([h] if h else [])
                     for e in f["evidence"] if e["metric"] == "pct_db_time[DB CPU]"}
             if len(vals) > 1:

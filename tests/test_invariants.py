@@ -68,7 +68,7 @@ def test_idle_block_rows_are_idle(report):
     assert m.fg("PX Deq Credit: send blkd") is None and m.fg("LogMiner: wakeup event for the nobody") is None
     shares = [v.value for k, v in m.values.items() if k.startswith("pct_db_time[") and v.value is not None]
     assert max(shares, default=0) <= 100.0
-    top = analyze(report)["verdict"]["headline"]
+    top = analyze(report)["verdict"]["top_of_db_time"]
     assert "library cache: mutex X" in top["title"]
 
 

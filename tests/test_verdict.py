@@ -162,7 +162,7 @@ def test_compare_period_report_is_diagnosed_per_period(corpus):
     r01 = finding(p2, "R01")
     assert r01 and r01["severity"] == "critical" and "885.78 ms" in r01["title"]
     assert finding(p1, "R01") is None  # 51 ms commits at 5 % of DB time in the first period
-    assert p2["verdict"]["headline"]["title"].startswith("Top of DB time: log file sync")
+    assert p2["verdict"]["top_of_db_time"]["title"].startswith("Top of DB time: log file sync")
 
 
 def test_compare_period_findings_reach_every_output(corpus, tmp_path):
@@ -249,7 +249,7 @@ def test_ash_report_of_the_same_window_names_the_sql_behind_the_events(corpus):
     res = CliRunner().invoke(main, ["analyze", "--format", "json", str(sp), str(ash)])
     doc, ash_doc = json.loads(res.stdout)
     assert ash_doc["report"]["kind"] == "ash" and doc["joined"]["path"] == str(ash)
-    head = doc["verdict"]["headline"]
+    head = doc["verdict"]["top_of_db_time"]
     from_ash = [c for c in head["culprits"] if c["section"] == "ash_top_sql"]
     assert [(c["name"], c["value"], c["line"]) for c in from_ash] == \
         [("82ud5h0qcg0bf", 28.22, 100), ("8vvvyuun2urt6", 10.23, 113), ("9zd49du11u7cf", 9.86, 118)]
@@ -296,9 +296,11 @@ def test_a_run_queue_larger_than_any_event_is_the_headline(corpus):
     (OS_CPU_WAIT_TIME, line 290). The headline said 'Top of DB time: DB CPU 15.6 %' above a CRITICAL finding of
     the queue: the verdict and the ranked list disagreed."""
     doc = analyze_path(corpus / "awr_html_12102_sarthi2020_4.html")
-    head, first = doc["verdict"]["headline"], doc["findings"][0]
+    head, first = doc["verdict"]["top_of_db_time"], doc["findings"][0]
     assert head["title"] == "Top of DB time: waiting for CPU (run queue, neither CPU nor a wait) 56.4 %"
     assert first["id"] == "G10" and head["severity"] == first["severity"] == "critical"
+    # the verdict is that first finding, on the list's scale
+    assert doc["verdict"]["headline"]["id"] == "G10" and doc["verdict"]["headline"]["severity"] == "critical"
 
 
 def test_a_segment_list_that_exceeds_the_instances_count_names_no_culprit(corpus):

@@ -57,7 +57,8 @@ def _analyze_diff(report: Report, config: dict) -> dict:
     doc["annotations"] = []
     doc["findings"] = []
     doc["observations"] = []
-    doc["verdict"] = {"load": None, "headline": None}
+    doc["verdict"] = {"load": None, "headline": None, "top_of_db_time": None}
+    doc["assessment"] = None
     doc["addm"] = None
     from .rules import RULES
 
@@ -99,10 +100,13 @@ def _analyze_one(report: Report, config: dict) -> dict:
         },
         "verdict": {
             "load": res.ctx.load.as_dict(),
-            "headline": _doubted(res.headline.as_dict(), violations, restart) if res.headline else None,
+            "headline": None,  # the top cause, from the ranked findings below
+            # context under it: the largest component of DB time (G01), with its culprits
+            "top_of_db_time": _doubted(res.headline.as_dict(), violations, restart) if res.headline else None,
             # when the time went: the averages below understate a peak that held most of the activity
             "peak": next(({"id": f.id, "title": f.title} for f in res.observations if f.id == "G17"), None),
         },
+        "assessment": res.ctx.assessment.as_dict(dbt) if res.ctx.assessment is not None else None,
         "addm": None,
         "metrics": m.as_dict(),
         "commit_path": res.ctx.commit.as_dict(dbt) if res.ctx.commit is not None else None,
@@ -129,12 +133,31 @@ def _analyze_one(report: Report, config: dict) -> dict:
         if report.kind == "ash":
             doc["ash_sql_by_event"] = by_event  # what join_ash names beside an AWR report of the same window
         _ash_culprits_by_event(doc, by_event, extra, own=report.kind != "ash")
+    doc["verdict"]["headline"] = verdict_headline(doc["findings"], restart)
     if "addm_findings" in report.sections:
-        h = doc["verdict"]["headline"]
+        h = doc["verdict"]["top_of_db_time"]
         # annotations are awrscope's statements about a part of DB time too (CPU on an unsaturated host, healthy reads)
         doc["addm"] = addm_beside(report, doc["findings"] + doc["observations"] + doc["annotations"] + ([h] if h else []),
                                   doc["not_applicable"])
     return doc
+
+
+def verdict_headline(findings: list[dict], across_restart: bool = False) -> dict | None:
+    """The verdict in one line: the top cause (the first ranked finding, on the list's own scale), how much of DB
+    time it claims, why in its figures (its title) and what to do (its recommendation's first sentence). None when
+    nothing is ranked: the top of DB time then stands alone as context."""
+    if not findings:
+        return None
+    f = findings[0]
+    pct = f["impact"].get("pct_db_time")
+    rec = f.get("recommendation") or ""
+    cut = rec.find(". ")
+    do = rec[:cut + 1] if 0 < cut < 400 else rec
+    line = f"{f['title']}: {pct:.1f} % of DB time. Do: {do}" if pct is not None else f"{f['title']}. Do: {do}"
+    if across_restart:
+        line += " (the snapshots span an instance restart: not to be trusted)"
+    return {"id": f["id"], "title": f["title"], "severity": f["severity"], "confidence": f["confidence"],
+            "pct_db_time": pct, "db_time_s": f["impact"].get("db_time_s"), "do": do, "line": line}
 
 
 def _no_ledger(m) -> list[str]:
@@ -188,7 +211,7 @@ def join_ash(docs: list[dict], min_overlap: float = 0.5) -> None:
             continue
         a = max(same, key=lambda x: _overlap(r, x["report"]))
         named = 0
-        h = (d.get("verdict") or {}).get("headline")
+        h = (d.get("verdict") or {}).get("top_of_db_time")
         for f in d["findings"] + ([h] if h else []):
             have = {c["name"] for c in f.get("culprits") or () if c["kind"] == "sql" and c["section"] == "ash_top_sql"}
             events = _finding_events(f)
@@ -212,7 +235,7 @@ def _ash_culprits_by_event(doc: dict, by_event: dict[str, list[dict]], extra_by_
     ``own``: the ASH sections an AWR report prints itself. Its statements on the finding's events replace those
     of its 'SQL ordered by' lists, which rank all activity; where ASH saw none, those stay. Its objects join only
     a finding the Segments by ... lists named none for."""
-    h = (doc.get("verdict") or {}).get("headline")
+    h = (doc.get("verdict") or {}).get("top_of_db_time")
     for f in doc["findings"] + doc["observations"] + ([h] if h else []):
         events = _finding_events(f)
         if not events:
@@ -255,7 +278,7 @@ def _period_culprits(doc: dict) -> None:
     said = "a compare-period report lists no statements or segments per period" + (
         "; the statements whose time changed: 'SQL that changed', above" if changed else "")
     for period in doc["periods"]:
-        h = (period.get("verdict") or {}).get("headline")
+        h = (period.get("verdict") or {}).get("top_of_db_time")
         for f in period["findings"] + period["observations"] + ([h] if h else []):
             if (f.get("culprits_missing") or "").endswith("(not printed in this report)"):
                 f["culprits_missing"] = said

@@ -349,7 +349,7 @@ def _comparability(a: dict, b: dict) -> dict:
 
 def _with_headline(doc: dict) -> list[dict]:
     """The findings and the verdict's headline (G01): how the top of DB time moved belongs in a comparison."""
-    h = (doc.get("verdict") or {}).get("headline")
+    h = (doc.get("verdict") or {}).get("top_of_db_time")
     return doc["findings"] + ([h] if h else [])
 
 

@@ -35,3 +35,10 @@ def severity_of(pct: float | None, aas: float | None = None, scale: dict[str, fl
 def milder(a: str, b: str) -> str:
     """The milder of two severities."""
     return SEVERITIES[max(SEVERITY_RANK[a], SEVERITY_RANK[b])]
+
+
+def pct_text(v: float) -> str:
+    """A percentage as a title prints it: whole numbers, but never '0 %' for something above zero (0.38 -> '0.38 %')."""
+    if v and abs(v) < 1:
+        return f"{v:.2g} %"
+    return f"{v:.0f} %"

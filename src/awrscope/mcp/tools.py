@@ -169,8 +169,9 @@ def summary(doc: dict) -> dict:
         "schema_version": doc["schema_version"], "detail": "summary",
         "source": doc["source"], "report": doc["report"],
         "verdict": {"load": (v.get("load") or {}).get("summary"),
-                    "headline": ({"title": v["headline"]["title"], "severity": v["headline"]["severity"]}
+                    "headline": ({"line": v["headline"]["line"], "severity": v["headline"]["severity"]}
                                  if v.get("headline") else None),
+                    "top_of_db_time": (v.get("top_of_db_time") or {}).get("title"),
                     "peak": (v.get("peak") or {}).get("title")},
         "where_the_time_went": [{"name": r["name"], "seconds": r["seconds"], "pct_db_time": r["pct"],
                                  "claimed_by": list(r.get("claimed_by") or ())} for r in ledger_rows(doc)],

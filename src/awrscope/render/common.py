@@ -76,37 +76,18 @@ def no_findings_text(doc: dict) -> str:
 
 
 def owner_note(doc: dict, cp: dict) -> str:
-    """Who the non-I/O remainder of log file sync belongs to, said truthfully: a rule named as its owner
-    only points to a finding when that rule fired."""
-    owner = cp.get("non_io_owner")
+    """The commit wait's parts (the assessment's commit path) per wait, each with the finding that claims it when
+    that finding was made: every part of the wait has an owner, named only where it points to a finding."""
+    parts = [p for p in cp.get("parts") or () if p["ms_per_wait"] > 0]
+    if not parts:
+        return "not split: the report has no LGWR write latency" if cp.get("lgwr_ms_per_write") is None else \
+            "not split"
     fired = {f["id"] for f in doc.get("findings") or ()} | {f["id"] for f in doc.get("observations") or ()}
-    leaf = next((l for l in (doc.get("ledger") or {}).get("leaves") or () if l["name"].lower() == "log file sync"), None)
-    if not owner or owner == "undetermined":
-        # R01 takes it as I/O queueing behind writes in tier poor with no sign of CPU pressure (its caveat says so)
-        r01 = next((c for c in (leaf or {}).get("claimed_by") or () if c["id"] == "R01"), None)
-        if r01 is not None and r01["pct_db_time"] > (cp.get("io_part_pct_db_time") or 0.0) + 0.005:
-            return "its cause is not determined: R01 takes it as probable I/O queueing behind the slow writes"
-        return "its cause is not determined from this report"
-    if owner not in fired:
-        from ..rules.base import RULES
-
-        rest = cp.get("non_io_part_pct_db_time") or 0.0
-        gate = RULES[owner].thresholds.get("lfs_pct_db_time", 0.0) if owner in RULES else 0.0
-        if rest < 1.0 or (cp.get("pct_db_time") or 0.0) < gate:  # below the commit rules' materiality
-            return "too small to be a finding"
-        # the owner's other conditions failed (koral11: R03's one wait per commit at 0.697), not its size: who holds
-        # the remainder is who claims the leaf past its I/O part
-        others = [c for c in (leaf or {}).get("claimed_by") or () if c["id"] != owner]
-        if sum(c["pct_db_time"] for c in others) - (cp.get("io_part_pct_db_time") or 0.0) >= 0.5 * rest:
-            return f"{owner}'s conditions did not all hold -> {', '.join(c['id'] for c in others)}"
-        return f"{owner}'s conditions did not all hold: no finding claims it"
-    # the owner may claim less than the remainder (R02 leaves the 0.2 ms every commit takes, and what R14/R15
-    # explained): said, so that the two figures a reader sees for one quantity are not taken for a mismatch
-    claimed = next((c for c in (leaf or {}).get("claimed_by") or () if c["id"] == owner), None)
-    part = cp.get("non_io_part_s")
-    if claimed is not None and part and claimed["seconds"] < part - max(0.005 * part, 0.001):
-        return f"-> {owner} (claims {fmt_num(claimed['pct_db_time'])} % of DB time)"
-    return f"-> {owner}"
+    items = [f"{p['name']} {fmt_num(p['ms_per_wait'])} ms" + (f" -> {p['owner']}" if p["owner"] in fired else "")
+             for p in parts]
+    tail = "" if any(p["owner"] in fired for p in parts) else \
+        " (under the commit rules' materiality: no finding)" if not cp.get("material") else " (no finding)"
+    return "per wait: " + ", ".join(items) + tail
 
 
 def instance_lines(doc: dict) -> list[str]:

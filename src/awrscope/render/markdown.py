@@ -48,8 +48,11 @@ def render_markdown(doc: dict, verbose: bool = False) -> str:
     if doc.get("instances"):
         out += ["**Per instance** (busiest first; top events of all sessions, background included, as the report's Top Timed Events print them: the ledger below counts foreground time only):", ""] + [f"- {_md(line)}" for line in instance_lines(doc)] + [""]
     if v.get("headline"):
-        h = v["headline"]
-        out += [f"**Headline**: {_md(h['title'])}", ""]
+        top = v["headline"]
+        out += [f"**Verdict** ({top['severity'].upper()}): {_md(top['line'])}", ""]
+    if v.get("top_of_db_time"):
+        h = v["top_of_db_time"]
+        out += [f"**Context**: {_md(h['title'])}", ""]
         parts = [f"{_md(e['metric'].split('[', 1)[-1].rstrip(']'))} {fmt_num(e['value'])} %" for e in h["evidence"] if e["value"] is not None]
         if parts:
             out += ["Largest components of DB time: " + "; ".join(parts), ""]
@@ -74,8 +77,10 @@ def render_markdown(doc: dict, verbose: bool = False) -> str:
                 f"{fmt_num(cp['pct_db_time'])} |",
                 f"| I/O part (LGWR write {fmt_num(cp.get('lgwr_ms_per_write'))} ms, {_md(cp.get('lgwr_source'))}) | "
                 f"{fmt_num(cp.get('io_part_s'))} | {fmt_num(cp.get('io_part_pct_db_time'))} |",
-                f"| non-I/O remainder ({_md(owner_note(doc, cp))}) | {fmt_num(cp.get('non_io_part_s'))} | "
+                f"| non-I/O remainder | {fmt_num(cp.get('non_io_part_s'))} | "
                 f"{fmt_num(cp.get('non_io_part_pct_db_time'))} |"]
+        out += [f"| — {_md(p['name'])}, {fmt_num(p['ms_per_wait'])} ms per wait (owner {p['owner']}) | "
+                f"{fmt_num(p['seconds'])} | {fmt_num(p['pct_db_time'])} |" for p in cp.get("parts") or () if p["ms_per_wait"] > 0]
     out += ["", "## Findings (causes ranked by the DB time they claim; views of that time last)", "",
             "| # | Severity | Rule | Title | Claims (% DB time) | Confidence |", "|---|---|---|---|---:|---|"]
     for i, f in enumerate(doc["findings"], 1):

@@ -44,9 +44,12 @@ def _verdict_lines(doc: dict, verbose: bool = False) -> list[str]:
     if doc.get("instances"):
         out.append("  per instance (busiest first; top events of all sessions, background included, as the report's Top Timed Events print them: the ledger below counts foreground time only):")
         out += [f"    {line}" for line in instance_lines(doc)]
-    h = v.get("headline")
+    if v.get("headline"):
+        top = v["headline"]
+        out.append(f"  verdict: {top['line']} [{top['severity'].upper()}]" + (f" ({top['id']})" if verbose else ""))
+    h = v.get("top_of_db_time")
     if h:
-        out.append(f"  verdict: {h['title']} [{h['severity'].upper()}]" + (f" ({h['id']})" if verbose else ""))
+        out.append(f"  context: {h['title']}" + (f" ({h['id']})" if verbose else ""))
         shown = {(c["kind"], c["name"]) for f in doc.get("findings") or () for c in f.get("culprits") or ()}
         # a statement or segment under the verdict and under a finding is said once, with the finding
         rest = [c for c in h.get("culprits") or () if verbose or (c["kind"], c["name"]) not in shown]
@@ -107,8 +110,7 @@ def _commit_path_line(doc: dict, verbose: bool = False) -> list[str]:
         if cp.get("non_io_range_pct_db_time"):
             lo, hi = cp["non_io_range_pct_db_time"]
             line += f" (range {fmt_num(lo)}-{fmt_num(hi)} %)"
-        note = owner_note(doc, cp)
-        line += f" {note}" if note.startswith("->") else f" ({note})"
+        line += "; " + owner_note(doc, cp)
     return [line]
 
 

@@ -8,7 +8,7 @@ from typing import Callable
 
 from ..metrics import Metrics, Source
 from ..ledger import Ledger
-from ..ledger.scale import SEVERITIES, SEVERITY_AAS, SEVERITY_RANK, SEVERITY_THRESHOLDS, severity_of  # noqa: F401 (re-exported)
+from ..ledger.scale import SEVERITIES, SEVERITY_AAS, SEVERITY_RANK, SEVERITY_THRESHOLDS, severity_of, pct_text  # noqa: F401 (re-exported)
 from ..model import Report
 from .. import patterns
 
@@ -18,13 +18,6 @@ CONFIDENCES = ("high", "medium", "low")
 def severity_for(pct: float | None, scale: dict[str, float] | None = None, aas: float | None = None) -> str:
     """The one scale (ledger.scale.severity_of) with the config's [severity] table as second argument."""
     return severity_of(pct, aas, scale)
-
-
-def pct_text(v: float) -> str:
-    """A percentage as a title prints it: whole numbers, but never '0 %' for something above zero (0.38 -> '0.38 %')."""
-    if v and abs(v) < 1:
-        return f"{v:.2g} %"
-    return f"{v:.0f} %"
 
 
 def lower(conf: str, steps: int = 1) -> str:
@@ -108,13 +101,15 @@ class Needs(Exception):
 
 
 class Context(Struct):
-    """What a rule may read: the report, its metrics, the C.2 commit attribution and the config."""
+    """What a rule may read: the report, its metrics, the assessment of the window (CPU, load, I/O bands, the
+    commit path) and the config."""
 
     report: Report
     m: Metrics
-    commit: "object | None"  # CommitAttribution (rules/commit_path.py)
+    commit: "object | None"  # CommitAttribution (assessment/commit.py): the assessment's commit path
     config: dict
-    load: "object | None" = None  # Load (rules/load.py)
+    load: "object | None" = None  # Load (assessment/load.py)
+    assessment: "object | None" = None  # Assessment (assessment/__init__.py): the one reading every rule shares
 
     ledger: Ledger | None = None
     owner: str | None = None  # the rule running now: whose claims ctx.claim records

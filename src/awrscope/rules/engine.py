@@ -10,10 +10,8 @@ from . import activity, commit, dbwr, general, limits, redo, unexplained, worklo
 from ..ledger import build as build_ledger
 from ..ledger.scale import milder
 from .base import RULES, SEVERITY_RANK, Context, Finding, NotApplicable, Needs
-from .commit import assign_non_io
-from .commit_path import attribute
 from .culprits import find as find_culprits
-from .load import assess_load
+from ..assessment import assess
 
 
 class RuleResults(Struct):
@@ -64,10 +62,8 @@ def _order() -> list[str]:
 
 def run_rules(report: Report, m: Metrics, config: dict | None = None) -> RuleResults:
     config = config or {}
-    ca = attribute(m, bool(config.get("redo_on_flash")))
-    ctx = Context(report, m, ca, config, assess_load(m, config), ledger=build_ledger(m, report))
-    if ca is not None:
-        assign_non_io(ctx, ca, RULES["R02"].thresholds)
+    a = assess(report, m, config)
+    ctx = Context(report, m, a.commit, config, a.load, a, ledger=build_ledger(m, report))
     findings: list[Finding] = []
     observations: list[Finding] = []
     annotations: list[Finding] = []

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from ..oracle.events import wait_class
+from ..assessment.cpu import SATURATED_BUSY_PCT, SATURATED_DEMAND
 from .base import Context, Evidence, make_finding, pct_text, rule
-from .load import run_queue_confirmed
 
 def cpu_over_db_time(ctx: Context) -> str | None:
     """What to say when the report prints DB CPU above DB time (a part larger than its whole: seen in
@@ -64,7 +64,7 @@ def g01(ctx: Context, th: dict):
         return None
     name, t, srcs = comps[0]
     gap = ctx.m.v("unaccounted_s")
-    if gap and gap > t and ctx.m.event_basis == "fg" and run_queue_confirmed(ctx.m, gap) is not None:
+    if gap and gap > t and ctx.m.event_basis == "fg" and ctx.assessment.cpu.gap_queued is not None:
         # more DB time in the run queue than in any event or on CPU: the headline is the queue G10 ranks first
         pct = 100.0 * gap / dbt
         ev = [ctx.ev("unaccounted_pct")] + [
@@ -95,8 +95,8 @@ def g01(ctx: Context, th: dict):
     return f
 
 
-@rule("G02", "cpu-bound", "CPU bound", culprits=("sql:cpu", "sql:gets"), family="general", db_cpu_pct=50.0, host_busy_pct=90.0,
-      demand=0.9, instance_share_pct=50.0, kernel_pct=30.0)
+@rule("G02", "cpu-bound", "CPU bound", culprits=("sql:cpu", "sql:gets"), family="general", db_cpu_pct=50.0,
+      instance_share_pct=50.0, kernel_pct=30.0)
 def g02(ctx: Context, th: dict):
     """DB CPU dominates DB time or the host is saturated: SQL efficiency and CPU capacity, not the write path.
 
@@ -114,12 +114,13 @@ def g02(ctx: Context, th: dict):
     m = ctx.m
     p = 100.0 * m.v("db_cpu_s") / m.v("db_time_s")
     busy = m.v("host_cpu_busy_pct")
-    if p < th["db_cpu_pct"] and (busy is None or busy < th["host_busy_pct"]):
-        return None
     demand = m.v("cpu_demand_ratio")
-    saturated = (busy is not None and busy >= th["host_busy_pct"]) or (demand is not None and demand >= th["demand"])
+    # the CPU assessment's reading: host busy, CPU demand, or DB time waiting for a CPU
+    saturated = ctx.assessment.cpu.state == "saturated"
+    if p < th["db_cpu_pct"] and not saturated:
+        return None
     ev = [db_cpu_evidence(ctx, f">= {th['db_cpu_pct']} %"),
-          ctx.ev("host_cpu_busy_pct", f">= {th['host_busy_pct']} %"), ctx.ev("cpu_demand_ratio", f">= {th['demand']}"),
+          ctx.ev("host_cpu_busy_pct", f">= {SATURATED_BUSY_PCT:g} %"), ctx.ev("cpu_demand_ratio", f">= {SATURATED_DEMAND:g}"),
           ctx.ev("aas"), ctx.ev("cpu_count")]
     # a saturated host is the cause whatever DB CPU's share; otherwise DB CPU >= 50 % says where the time goes
     ctx.claim("DB CPU", m.v("db_cpu_s") if (p >= th["db_cpu_pct"] or saturated) else 0.0)

@@ -8,7 +8,6 @@ from ..model import Section
 from ..metrics import Source
 from ..ledger.model import REMAINDER
 from .base import RULES, Context, Evidence, Needs, make_finding, pct_text, rule
-from .load import run_queue_confirmed
 from ..oracle.events import wait_class
 from ..metrics.activity import ash_cpu_share
 from .culprits import is_plsql
@@ -377,8 +376,8 @@ def g10(ctx: Context, th: dict):
     e = m.v("elapsed_s")
     ctx.claim(REMAINDER, gap)
     queued = q is not None and e and q >= 0.25 * gap / e
-    # more sessions active than CPUs is no queue when their time is waits: the OS figures decide (rules/load.py)
-    corroborated = run_queue_confirmed(m, gap) is not None
+    # more sessions active than CPUs is no queue when their time is waits: the CPU assessment decides
+    corroborated = ctx.assessment.cpu.gap_queued is not None
     if not corroborated:
         # no OS figure shows a CPU queue: the gap may be time the report does not print (an excerpt, a
         # truncated event list) or instrument; say so instead of asserting a CPU queue

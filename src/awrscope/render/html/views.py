@@ -87,7 +87,7 @@ def _cited(doc: dict) -> set[tuple[str, int]]:
     """(section, line) of every report row a finding cites: its evidence and culprits, its periods' too."""
     out: set[tuple[str, int]] = set()
     for d in [doc, *(doc.get("periods") or [])]:
-        heads = [(d.get("verdict") or {}).get("headline") or {}]
+        heads = [(d.get("verdict") or {}).get("top_of_db_time") or {}]
         for f in [*d.get("findings", []), *heads]:
             for e in f.get("evidence") or []:
                 out |= {(s.get("section"), s.get("line")) for s in e.get("source") or [] if s.get("line")}

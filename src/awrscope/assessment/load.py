@@ -9,22 +9,12 @@ from __future__ import annotations
 
 from msgspec import Struct
 
+from ..ledger.scale import SEVERITY_AAS, pct_text
 from ..metrics import Metrics
 from ..oracle.events import wait_class
-from .base import SEVERITY_AAS, pct_text
+from .cpu import CPU_WAIT_PCT, QUEUE_BUSY_PCT, HostCpu, db_cpu_pct
 
 LEVELS = ("unknown", "quiet", "light", "busy", "overloaded")
-
-#: The host's CPUs are saturated from this share busy on (G02's threshold, R02's CPU evidence).
-SATURATED_BUSY_PCT = 90.0
-#: ... or when DB and background CPU use this share of the CPUs (G02's 'demand').
-SATURATED_DEMAND = 0.9
-#: Time waiting for a CPU that makes the sessions CPU-bound, % of DB time (G10's threshold).
-CPU_WAIT_PCT = 10.0
-#: Sessions on CPU or in the gap per core from which an OS_CPU_WAIT_TIME above BUSY_TIME stands for a run queue.
-OS_WAIT_PER_CORE = 0.5
-#: A busy host (% busy) confirms that time neither on CPU nor in a wait is a run queue (G10).
-QUEUE_BUSY_PCT = 80.0
 
 
 class Load(Struct, frozen=True):
@@ -39,75 +29,6 @@ class Load(Struct, frozen=True):
                 "cpu_count": self.cpu_count, "cpu_cores": self.cpu_cores,
                 "aas_per_cpu": None if not (self.aas is not None and self.cpu_count) else round(self.aas / self.cpu_count, 3),
                 "summary": self.summary}
-
-
-def run_queue_confirmed(m: Metrics, gap_s: float) -> str | None:
-    """What in the report confirms that ``gap_s`` seconds of DB time neither on CPU nor in a printed
-    wait (metric unaccounted_s) are sessions queued for a CPU, or None when nothing does. The OS
-    figures decide when printed: the run queue (OS_CPU_WAIT_TIME) long enough for a quarter of the
-    gap, or a host at least 80 % busy; a short run queue or an idle host refutes it. Only without
-    them (or when the busy % counts SMT threads and understates saturation: by at most the threads per
-    core) do the sessions on CPU or in the gap outnumbering the CPUs stand in: more sessions active
-    than CPUs alone is no CPU queue when their time is waits."""
-    e, q, busy = m.v("elapsed_s"), m.v("cpu_queue_aas"), m.v("host_cpu_busy_pct")
-    cpus, cores, cpu = m.v("cpu_count"), m.v("cpu_cores"), m.v("db_cpu_s")
-    if not gap_s or not e:
-        return None
-    if q is not None and (m.v("os_cpu_wait_share") or 0.0) > 1.0:
-        # OS_CPU_WAIT_TIME above BUSY_TIME (AIX counts more than a run queue in it) is not proof of a CPU queue by
-        # itself; it stands when the sessions on CPU or in the gap are half a session per core or more (SMT threads
-        # share a core's throughput, which saturates well before every thread runs)
-        per_core = (cpu or 0.0) + gap_s
-        if not (cores and per_core / e / cores >= OS_WAIT_PER_CORE):
-            q = None
-        # nor when the host had idle cores even counting SMT (15.6 % of 12 threads on 3 cores is 62 % of the cores
-        # at most): a run queue does not stand beside idle cores
-        elif busy is not None and busy * (cpus / cores if cpus and cores and cpus >= 2 * cores else 1.0) < QUEUE_BUSY_PCT:
-            q = None
-    if q is not None and q >= 0.25 * gap_s / e:
-        return f"OS run queue {q:.2g} processes on average"
-    if busy is not None and busy >= QUEUE_BUSY_PCT:
-        return f"host {pct_text(busy)} busy"
-    # SMT threads counted as CPUs understate a core's saturation by at most their number per core: a host whose busy
-    # % times that is still under QUEUE_BUSY_PCT has idle cores (15.6 % of 12 threads on 3 cores: 62 % at most)
-    smt = bool(cpus and cores and cpus >= 2 * cores and (busy is None or busy * cpus / cores >= QUEUE_BUSY_PCT))
-    if q is None and (busy is None or smt) and cpus and cpu is not None and (cpu + gap_s) / e > cpus:
-        return (f"{(cpu + gap_s) / e:.3g} sessions on CPU or neither on CPU nor waiting, more than {cpus:g} CPUs"
-                + (" (no OS CPU figures)" if busy is None else " (SMT threads: the host's busy % understates it)"))
-    return None
-
-
-def db_cpu_pct(m: Metrics) -> float | None:
-    """DB CPU's share of DB time as the report's figures give it: not capped at 100 % when the report
-    prints DB CPU above DB time (see rules.general.db_cpu_evidence)."""
-    cpu, dbt = m.v("db_cpu_s"), m.v("db_time_s")
-    return 100.0 * cpu / dbt if cpu is not None and dbt else None
-
-
-def cpu_saturation(m: Metrics) -> list[str]:
-    """The report's own figures that show the CPUs saturated or sessions queued for them: host busy
-    >= 90 %, DB + background CPU >= 0.9 of the CPUs, or >= 10 % of DB time waiting for a CPU
-    (resmgr:cpu quantum, plus the time neither on CPU nor in a wait when an OS figure confirms a
-    run queue). Empty when none does."""
-    out = []
-    busy, demand, dbt = m.v("host_cpu_busy_pct"), m.v("cpu_demand_ratio"), m.v("db_time_s")
-    if busy is not None and busy >= SATURATED_BUSY_PCT:
-        out.append(f"host {pct_text(busy)} busy")
-    if demand is not None and demand >= SATURATED_DEMAND:
-        out.append(f"DB and background CPU {demand:.2f} of the CPUs")
-    if dbt:
-        rm = m.fg_time("resmgr:cpu quantum")
-        gap = m.v("unaccounted_s") or 0.0
-        queued = gap if gap and run_queue_confirmed(m, gap) else 0.0
-        wait = rm + queued
-        if 100.0 * wait / dbt >= CPU_WAIT_PCT:
-            if rm and queued:
-                out.append(f"{100.0 * wait / dbt:.1f} % of DB time waiting for CPU: {100.0 * rm / dbt:.1f} % in "
-                           f"resmgr:cpu quantum, {100.0 * queued / dbt:.1f} % in the run queue")
-            else:
-                out.append(f"{100.0 * wait / dbt:.1f} % of DB time waiting for CPU "
-                           + ("in resmgr:cpu quantum" if rm else "in the run queue"))
-    return out
 
 
 def _waits(m: Metrics, besides_cpu: bool = False) -> str:
@@ -142,10 +63,10 @@ def _whose(m: Metrics, aas: float) -> str:
     return f"foreground (of {printed:.4g} printed, background included) " if printed > aas * 1.005 else "foreground "
 
 
-def assess_load(m: Metrics, config: dict | None = None) -> Load:
+def assess_load(m: Metrics, cpu: HostCpu, config: dict | None = None) -> Load:
     """quiet: fewer than ``quiet_aas`` (0.25) sessions active on average; light: under half the CPUs;
     busy: up to the CPU count, or more sessions than CPUs whose time is waits, not CPU; overloaded:
-    more active sessions than CPUs and the report shows the CPUs saturated (cpu_saturation)."""
+    more active sessions than CPUs and the CPU assessment shows them saturated (HostCpu.saturation)."""
     scale = {**SEVERITY_AAS, **((config or {}).get("severity") or {})}
     aas, cpus, cores = m.v("aas"), m.v("cpu_count"), m.v("cpu_cores")
     if aas is None:
@@ -159,7 +80,7 @@ def assess_load(m: Metrics, config: dict | None = None) -> Load:
     if not cpus:
         return Load("unknown", aas, cpus, cores, on + "; CPU count not printed")
     if aas > cpus:
-        saturated = cpu_saturation(m)
+        saturated = cpu.saturation
         if saturated:
             return Load("overloaded", aas, cpus, cores,
                         on + ": CPU-bound, more sessions active than CPUs and the CPUs saturated ("
@@ -171,6 +92,8 @@ def assess_load(m: Metrics, config: dict | None = None) -> Load:
                         "use, so whether they queue for CPU or wait cannot be told")
         facts = ", ".join(([f"{m.cpu_label()} {p:.1f} % of DB time"] if p is not None else [])
                           + ([f"host {pct_text(busy)} busy"] if busy is not None else []))
+        if cpu.queue == "confirmed":  # not saturated, yet sessions queue for a CPU: said, as every rule reads it
+            facts += f"; a CPU queue: {cpu.queue_why}"
         if (p is not None and p >= 50.0) or (busy is not None and busy >= QUEUE_BUSY_PCT):
             return Load("busy", aas, cpus, cores,
                         on + f": more sessions active than CPUs and the CPUs much used, but not saturated ({facts}); "
