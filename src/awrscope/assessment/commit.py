@@ -197,8 +197,8 @@ def _decompose(m: Metrics, ca: CommitAttribution, cpu: HostCpu) -> list[CommitPa
     if share > 0:
         # queueing behind writes shrinks with them: what healthy writes would leave of it is the commits' own
         queued = share * rest
-        basis = (f"{100.0 * share:.0f} % of the rest (L {L:.3g} ms between {QUEUEING_FROM_MS:g} and "
-                 f"{QUEUEING_FULL_MS:g} ms, no CPU pressure)")
+        basis = (f"{100.0 * share:.0f} % of the rest (none at L {QUEUEING_FROM_MS:g} ms, all from {QUEUEING_FULL_MS:g} "
+                 f"ms; L {L:.3g} ms, no CPU pressure)")
         take(PARTS[7], "R01", queued * (1.0 - REDO_WRITE_OK_MS / L), basis + f" x (1 - {REDO_WRITE_OK_MS:g} ms / L)")
         take(PARTS[9], "R03", queued * REDO_WRITE_OK_MS / L, basis + f" x {REDO_WRITE_OK_MS:g} ms / L")
         rest -= queued

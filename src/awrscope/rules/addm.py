@@ -139,15 +139,22 @@ def beside(report: Report, results: list[dict], not_applicable: list[dict] = (),
             status = "unknown kind"
         else:
             same, spec = kind
-            cands = [ours[i] for i in same if i in ours]
-            match = next((c for c in cands if c.get("leaves") is None), cands[0] if cands else None)  # findings first
+            # of the same kind, the finding that claims the most DB time answers it (findings before annotations); a
+            # more specific cause answers it instead when it claims ten times more: ADDM's 'Commits and Rollbacks' is
+            # R01's 259 ms slow writes, not R03's 1.5 ms healthy write of each commit
+            def order(c):
+                return c.get("leaves") is not None, -((c.get("impact") or {}).get("db_time_s") or 0.0)
+
+            def claimed(c):
+                return (c.get("impact") or {}).get("db_time_s") or 0.0 if c is not None else 0.0
+            match = min((ours[i] for i in same if i in ours), key=order, default=None)
+            better = min((ours[i] for i in spec if i in ours and ours[i].get("role") != "view"), key=order, default=None)
             status = "agreed"
+            if match is None or (better is not None and claimed(better) > 10.0 * claimed(match)):
+                match, status = better, "ours more specific" if better is not None else "missed"
             if match is not None and match.get("leaves") is not None:
                 # our annotation describes that time as healthy (fast reads, CPU to spare): not an agreement on a problem
                 status = "described as no fault"
-            if match is None:
-                match = next((ours[i] for i in spec if i in ours), None)
-                status = "ours more specific" if match else "missed"
             event = _named_event(row.name, report)
             if status == "agreed" and event is not None and not _covers(match, event):
                 # same kind of finding, other events: ADDM's 'Latch Free Waits' is not G04's library cache mutex

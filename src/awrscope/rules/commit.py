@@ -138,9 +138,13 @@ def r01(ctx: Context, th: dict):
         ctx.ev("redo_write_ms"), ctx.ev("lfpw_write_ratio"),
         Evidence("lgwr_dependent_s", round(dep_s, 3), "s", None, note="log buffer space + log file switch completion (FG)"),
     ] + corro
-    a = ca.alpha + (queue.ms / L if queue is not None else 0.0)
+    # W1 on the same model: all the queueing behind writes shrinks with them, so a = alpha + queued / L; at the
+    # healthy latency it recovers exactly what the finding claims, at the faster targets more
+    queued = sum(p.ms for p in ca.parts if p.name in ("queueing behind slow writes", "queueing behind healthy writes"))
+    a = ca.alpha + queued / L
     wi = [w1_faster_redo(x, L, ca.lfs_ms, ca.lfs_waits, ca.lfs_time_s, dbt, a,
-                         writes_per_s=m.v("redo_write_iops"), lgwr_dependent_s=dep_s) for x in sorted({0.1, th["target_ms"]})]
+                         writes_per_s=m.v("redo_write_iops"), lgwr_dependent_s=dep_s)
+          for x in sorted({0.1, th["target_ms"], REDO_WRITE_OK_MS}) if x < L]
     title = (f"Redo writes {grade}: {L:.2f} ms per LGWR write (healthy <= {REDO_WRITE_OK_MS:g} ms) take "
              + _of_wait(ca, ms))
     rec = ("Put the online redo logs on dedicated low-latency storage (flash/NVMe/PMEM or a write-cached "
