@@ -38,7 +38,7 @@ def analyze(report: Report, config: dict | None = None) -> dict:
 def _analyze_diff(report: Report, config: dict) -> dict:
     doc = _analyze_one(report, config)
     if report.periods:
-        from .change.compare import with_time_base  # a period's elapsed time from its statistics when the header lacks it
+        from .change.timebase import with_time_base  # a period's elapsed time from its statistics when the header lacks it
 
         periods = [with_time_base(p)[0] for p in report.periods]
         doc["periods"] = [_analyze_one(p, config) for p in periods]

@@ -12,6 +12,7 @@ from msgspec.structs import replace
 import math
 
 from ..analysis import analyze
+from .timebase import _lp, with_time_base
 from ..metrics import DEFAULT_ALPHA, derive
 from ..metrics.events import time_by_wait_class
 from ..oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES
@@ -59,45 +60,6 @@ LOAD_FACTOR = 2.0
 
 
 # ----------------------------------------------------------------------------- sides
-def _stat_elapsed(report: Report) -> float | None:
-    """Elapsed seconds implied by Instance Activity totals / per-second rates (median)."""
-    sec = report.sections.get("instance_activity")
-    if sec is None:
-        return None
-    est = [r.get("total") / r.get("per_second") for r in sec.rows
-           if (r.get("total") or 0) >= 10_000 and (r.get("per_second") or 0) >= 10]
-    from statistics import median  # 3 ms of imports the other commands never need
-
-    return median(est) if est else None
-
-
-def _elapsed(report: Report) -> tuple[float | None, str]:
-    e, s = report.elapsed_s, _stat_elapsed(report)
-    if e and s and abs(e - s) > 0.05 * s:
-        return s, f"statistics totals / per-second rates ({s:,.1f} s; header says {e:,.1f} s)"
-    if e:
-        return e, "header"
-    if s:
-        return s, "statistics totals / per-second rates"
-    return None, "unknown"
-
-
-def with_time_base(report: Report) -> tuple[Report, str]:
-    """The report with the elapsed time its statistics imply when the header's disagrees or is missing, and the DB
-    time a compare-period report prints only per second (Workload Comparison); and where the elapsed time came from."""
-    elapsed, ebasis = _elapsed(report)
-    rep = report if elapsed == report.elapsed_s else replace(report, elapsed_s=elapsed)
-    if rep.db_time_s is None and elapsed and (_lp(rep, "DB time") or 0) > 0:
-        rep = replace(rep, db_time_s=_lp(rep, "DB time") * elapsed)
-    return rep, ebasis
-
-
-def _lp(report: Report, name: str, field: str = "per_second") -> float | None:
-    sec = report.sections.get("load_profile")
-    r = sec.row(name) if sec else None
-    return r.get(field) if r else None
-
-
 def _printed_avg(report: Report, event: str) -> float | None:
     for key in ("wait_events_fg", "wait_events", "wait_events_bg", "top_events"):
         sec = report.sections.get(key)

@@ -6,7 +6,7 @@ annotation): CPU on a host with CPU to spare is where the time goes, not a fault
 from __future__ import annotations
 
 from ..ledger.model import CPU
-from .base import RULES, Context, Evidence, make_finding, pct_text, rule
+from .base import Context, Evidence, make_finding, pct_text, rule
 
 #: What a wait class, or an event family, usually means and where to look. The first match wins.
 ADVICE: tuple[tuple[str, str], ...] = (
@@ -73,26 +73,14 @@ def _num(v: float) -> str:
 
 
 def _commit_facts(ctx: Context) -> str:
-    """What the report says of the commit path, for a log file sync no commit rule claimed."""
-    m = ctx.m
-    parts = [f"{k} {_num(m.v(v))}{u}" for k, v, u in (("commits/s", "commit_rate", ""), ("log file sync per commit", "lfs_waits_per_commit", ""),
-                                                      ("LGWR write", "lfpw_ms_per_write", " ms"), ("log file sync", "lfs_ms", " ms"))
-             if m.v(v) is not None]
+    """What the report says of the commit path, for a log file sync no commit rule claimed (the commit rules
+    disabled in the config, or none of them applicable): its parts per wait from the assessment."""
+    ca = ctx.commit
+    parts = [p for p in (ca.parts if ca is not None else ()) if p.ms > 0]
     if not parts:
-        return "the report prints neither the commit rate nor LGWR's write latency"
-    from .engine import rule_overrides  # the engine imports this module: the thresholds R03 ran with, config included
-
-    r03 = {**RULES["R03"].thresholds, **rule_overrides(ctx.config, "R03")}
-    rate, wpc, lfs, lgwr = (m.v(k) for k in ("commit_rate", "lfs_waits_per_commit", "lfs_ms", "lfpw_ms_per_write"))
-    if rate is not None and rate >= r03["commit_rate"] and lfs is not None and lfs <= r03["normal_lfs_ms"] \
-            and wpc is not None and wpc < r03["waits_per_commit_lo"] and (lgwr is None or lgwr < 5.0):
-        # R03's band of about one wait per commit missed from below: commits in a PL/SQL call wait once per call
-        return (f"each commit waits a normal {lfs:.2f} ms" + (f" on fast LGWR writes ({lgwr:.3g} ms)" if lgwr else "")
-                + f": the time is the number of commits ({rate:,.0f}/s), as in R03, whose band of one log file sync per "
-                f"commit ({r03['waits_per_commit_lo']:g}-{r03['waits_per_commit_hi']:g}) it misses at {wpc:.3g} (commits "
-                "inside a PL/SQL call wait once per call). Fewer commits (per business transaction, array DML) are "
-                "what would shorten it most")
-    return "no commit rule's conditions held (" + ", ".join(parts) + "): compare them with R01-R03 in `awrscope rules`"
+        return "the report prints no LGWR write latency to split the commit wait by (see R17)"
+    return ("the commit wait's parts per wait: " + ", ".join(f"{p.name} {_num(p.ms)} ms ({p.owner})" for p in parts)
+            + ": compare them with R01-R03 in `awrscope rules`")
 
 
 def _advice(name: str, cls: str | None) -> str:
