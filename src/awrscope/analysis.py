@@ -153,7 +153,8 @@ def verdict_headline(findings: list[dict], across_restart: bool = False) -> dict
     rec = f.get("recommendation") or ""
     cut = rec.find(". ")
     do = rec[:cut + 1] if 0 < cut < 400 else rec
-    line = f"{f['title']}: {pct:.1f} % of DB time. Do: {do}" if pct is not None else f"{f['title']}. Do: {do}"
+    share = f"{pct:.1f} % of DB time" if pct is not None else None
+    line = f["title"] + (f" (claims {share})" if share and share not in f["title"] else "") + f". Do: {do}"
     if across_restart:
         line += " (the snapshots span an instance restart: not to be trusted)"
     return {"id": f["id"], "title": f["title"], "severity": f["severity"], "confidence": f["confidence"],
