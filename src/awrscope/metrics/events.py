@@ -250,6 +250,8 @@ def time_base(b: Builder) -> None:
     ncpu, ns = b.os_stat("NUM_CPUS")
     if ncpu is None and h.cpus:
         ncpu, ns = float(h.cpus), Source("header", "CPUs", "cpus", h.host_line or h.line, float(h.cpus))
+    if ncpu is None:  # a compare-period report's period: its Host Configuration Comparison
+        ncpu, ns = _host_config(r, "number of cpus")
     if ncpu is None:
         ip = r.sections.get("init_parameters")
         row = ip.row("cpu_count") if ip else None
@@ -260,6 +262,8 @@ def time_base(b: Builder) -> None:
     cores, cs = b.os_stat("NUM_CPU_CORES")
     if cores is None and h.cores:
         cores, cs = float(h.cores), Source("header", "Cores", "cores", h.host_line or h.line, float(h.cores))
+    if cores is None:
+        cores, cs = _host_config(r, "number of cpu cores")
     b.put("cpu_cores", cores, [cs])
     b.ratio("cpu_queue_aas", ow, e, [os_], scale=0.01)
     _unaccounted(b, dbt, cpu, cpu_src)
@@ -403,3 +407,14 @@ def time_by_wait_class(report: Report | None, metrics) -> list[dict]:
                    for k, v in sums.items() if v > 0]
     classes.sort(key=lambda c: -c["time_s"])
     return classes
+
+
+def _host_config(r: Report, name: str) -> tuple[float | None, Source | None]:
+    """A figure of a compare-period report's 'Host Configuration Comparison' for one period ('Number of CPUs:')."""
+    sec = r.sections.get("host_config")
+    for row in sec.rows if sec is not None else ():
+        if " ".join((row.name or "").lower().rstrip(":").split()) == name:
+            field, v = next(((k, v) for k, v in row.values.items() if v is not None and v > 0), (None, None))
+            if v is not None:
+                return float(v), Source("host_config", row.name, field, row.line, float(v))
+    return None, None

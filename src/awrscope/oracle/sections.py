@@ -47,6 +47,9 @@ SECTION_TITLES: tuple[tuple[str, str, str], ...] = (
      "Memory Statistics"),
     ("os_stats", r"^(operating system|os) statistics$",
      "Operating System Statistics"),
+    # compare-period reports (awrddrpt): CPUs, cores, sockets and memory of each period's host
+    ("host_config", r"^host configuration comparison$",
+     "Host Configuration Comparison"),
     ("io_profile", r"^io profile",
      "IO Profile"),
     ("iostat_function_filetype", r"^iostat by function/filetype",

@@ -75,6 +75,13 @@ def no_findings_text(doc: dict) -> str:
     return "No finding: nothing on the write path or elsewhere costs a notable share of DB time"
 
 
+def cause_share(f: dict) -> str:
+    """A trend window's finding with the share of DB time it claims there ('R03 14 %'): a cause's share per window,
+    so that windows of one database can be read side by side."""
+    pct = f.get("pct_db_time")
+    return f"{f['id']} {fmt_num(pct)} %" if pct is not None and f.get("role", "cause") == "cause" else f["id"]
+
+
 def owner_note(doc: dict, cp: dict) -> str:
     """The commit wait's parts (the assessment's commit path) per wait, each with the finding that claims it when
     that finding was made: every part of the wait has an owner, named only where it points to a finding."""

@@ -3,7 +3,7 @@ tickets and chat. Every report string is escaped: a module or SQL text holding H
 from __future__ import annotations
 
 from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, no_findings_text,
-                     owner_note,
+                     cause_share, owner_note,
                      evidence_label, prose, reading_warnings, side_line, snaps_label, window_label,
                      window_text)
 from .numbers import fmt_num
@@ -234,7 +234,7 @@ def trend_markdown(doc: dict) -> str:
            "|---|---|" + "---|" * len(ids) + "---|"]
     for k, w in enumerate(doc["windows"]):
         out.append(f"| {k} | {window_label(w)} | " + " | ".join(fmt_num(w["values"][i]) for i in ids) + " | "
-                   + ", ".join(f["id"] for f in w["findings"]) + " |")
+                   + ", ".join(cause_share(f) for f in w["findings"]) + " |")
     if doc["continuity"]:
         out += ["", "## Gaps, overlaps, restarts", ""] + [f"- **{c['type']}** {c['windows']}: {c['detail']}" for c in doc["continuity"]]
     if doc["errors"]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..change.compare import pct_words
 from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledger_owner_text, ledger_rows, no_findings_text,
-                     owner_note,
+                     cause_share, owner_note,
                      evidence_label, prose, reading_warnings, side_line, snaps_label, window_label,
                      window_text)
 from .numbers import fmt_num
@@ -298,7 +298,7 @@ def trend_text(doc: dict) -> str:
     out.append(f"  {'#':>3s} {'window':52s} " + " ".join(f"{heads[i]:>9s}" for i in ids) + "  findings")
     for k, w in enumerate(doc["windows"]):
         cells = " ".join(f"{fmt_num(w['values'][i]):>9s}" for i in ids)
-        fs = ",".join(f["id"] for f in w["findings"] if f.get("role", "cause") == "cause")
+        fs = ", ".join(cause_share(f) for f in w["findings"] if f.get("role", "cause") == "cause")
         b = w.get("baseline") or {}
         flag = f"  OUTSIDE BASELINE (z {b['robust_z']:+.1f} vs {b['kind']})" if b.get("flag") else ""
         out.append(f"  {k:>3d} {window_label(w):52.52s} {cells}  {fs}{flag}")
@@ -310,13 +310,19 @@ def trend_text(doc: dict) -> str:
     if doc["findings"]:
         out += ["", "  findings by window:"]
         for f in doc["findings"]:
-            out.append(f"    {f['id']} {f['title']}: windows {', '.join('#' + str(k) for k in f['windows'])} "
+            out.append(f"    {f['id']} {f['title']}: windows {', '.join(_window_share(doc, k, f['id']) for k in f['windows'])} "
                        f"(max {fmt_num(f['max_pct_db_time'])} % of DB time, {f['worst_severity']})")
     for c in doc["continuity"]:
         out.append(f"  {c['type'].upper()}: windows {', '.join('#' + str(k) for k in c['windows'])}: {c['detail']}")
     for e in doc["errors"]:
         out.append(f"  ERROR {e['error']}")
     return "\n".join(out)
+
+
+def _window_share(doc: dict, k: int, rid: str) -> str:
+    """'#3 (12 %)': a window where the finding fires, with the share of DB time it claims there."""
+    f = next((x for x in doc["windows"][k]["findings"] if x["id"] == rid), None)
+    return f"#{k}" + (f" ({fmt_num(f['pct_db_time'])} %)" if f is not None and f.get("pct_db_time") is not None else "")
 
 
 def fleet_text(doc: dict) -> str:

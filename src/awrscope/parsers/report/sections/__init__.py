@@ -58,6 +58,7 @@ MAPPERS: dict[str, Mapper] = {
     "instance_recovery": io.map_recovery,
     "buffer_pool_advisory": misc.generic_table,
     "pga_aggr_summary": misc.generic_table,
+    "host_config": misc.generic_table,
     "pga_target_stats": misc.generic_table,
     "pga_histogram": misc.generic_table,
     "pga_advisory": misc.generic_table,
