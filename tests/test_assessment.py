@@ -184,3 +184,19 @@ def test_the_assessment_reads_the_cpu_once(corpus_dir):
     assert "CPU-bound" in doc["verdict"]["load"]["summary"]
     assert "CPU / scheduling" in finding(doc, "R02")["title"] and finding(doc, "G10")["impact"]["pct_db_time"] > 20
     assert finding(doc, "G02")["title"].startswith("CPU bound")
+
+
+def test_the_run_time_check_names_a_disagreement(corpus_dir):
+    """The check every analysis runs (assessment.agreement) on a document altered as the old rules wrote it: zosia's
+    R02 'cause undetermined' beside a saturated host, and a verdict that is not the first finding."""
+    import copy
+
+    from awrscope.assessment.agreement import disagreements
+
+    doc = analyze_path(corpus_dir / "reports" / "awr_html_11201_rbogusze_zosia_7_8.html")
+    assert disagreements(doc) == [] and not any("consistency check" in i["message"] for i in doc["issues"])
+    bad = copy.deepcopy(doc)
+    next(f for f in bad["findings"] if f["id"] == "R02")["title"] = "Non-I/O commit latency (cause undetermined)"
+    bad["verdict"]["headline"]["id"] = "G01"
+    assert disagreements(bad) == ["R02 does not name the CPU pressure the assessment reads",
+                                  "the verdict's headline is not the first ranked finding"]

@@ -134,6 +134,10 @@ def _analyze_one(report: Report, config: dict) -> dict:
             doc["ash_sql_by_event"] = by_event  # what join_ash names beside an AWR report of the same window
         _ash_culprits_by_event(doc, by_event, extra, own=report.kind != "ash")
     doc["verdict"]["headline"] = verdict_headline(doc["findings"], restart)
+    from .assessment.agreement import disagreements
+
+    doc["issues"] += [{"level": "warning", "section": "assessment", "line": None, "message": f"consistency check: {d}"}
+                      for d in disagreements(doc)]
     if "addm_findings" in report.sections:
         h = doc["verdict"]["top_of_db_time"]
         # annotations are awrscope's statements about a part of DB time too (CPU on an unsaturated host, healthy reads)
