@@ -22,7 +22,7 @@ from .. import patterns
 #: ADDM finding name pattern -> (same kind, more specific) awrscope rule ids
 KINDS: tuple[tuple[re.Pattern, tuple[str, ...], tuple[str, ...]], ...] = tuple(
     (patterns.compile(p, re.I), same, specific) for p, same, specific in (
-        (r"^top sql", ("G07",), ()),
+        (r"^top sql", ("G18", "G07"), ()),
         (r"^top segments", ("G12",), ()),
         (r'"user i/o" wait class|^i/o throughput|^undersized i/o', ("G06", "G15"), ("G11", "G12", "R09")),
         (r"^undersized (buffer cache|sga)", ("G11",), ()),
@@ -39,6 +39,52 @@ KINDS: tuple[tuple[re.Pattern, tuple[str, ...], tuple[str, ...]], ...] = tuple(
         (r"log buffer", ("R06",), ("R01",)),
         (r"^free buffer|dbwr", ("R08",), ()),
     ))
+
+
+#: ADDM finding name pattern -> the DB-time leaves it is about: a wait class ('class:User I/O'), an event or an event
+#: prefix ('event:log file sync', 'prefix:log file switch'), DB CPU ('cpu') or the time neither on CPU nor waiting
+#: ('remainder'). The awrscope finding that claims most of those leaves answers it, whatever its rule's name: ADDM's
+#: 'Commits and Rollbacks' is the commit cause that holds log file sync, its "User I/O" whoever claims the reads.
+LEAVES: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = tuple((patterns.compile(p, re.I), leaves) for p, leaves in (
+    (r'"user i/o" wait class|^i/o throughput|^undersized i/o', ("class:User I/O",)),
+    (r"^cpu usage|^host cpu|cpu bottleneck", ("cpu", "remainder")),
+    (r"^commits and rollbacks|^log file sync|commit", ("event:log file sync",)),
+    (r"^row lock|application wait class", ("class:Application",)),
+    (r"global cache|cluster|interconnect|^rac", ("class:Cluster",)),
+    (r"buffer busy|concurrency|^sequence|latch|^shared pool|^library cache|^cursor", ("class:Concurrency",)),
+    (r"log file switch|checkpoint|^undersized redo", ("prefix:log file switch",)),
+    (r"log buffer", ("event:log buffer space",)),
+    (r"^free buffer|dbwr", ("event:free buffer waits",)),
+    (r"^network|sql\*net", ("class:Network",)),
+))
+
+
+def _leaf_match(spec: tuple[str, ...], leaf: str) -> bool:
+    from ..oracle.events import wait_class
+
+    low = leaf.lower()
+    for s in spec:
+        kind, _, arg = s.partition(":")
+        if (kind == "cpu" and low in ("db cpu", "cpu + wait for cpu")) or (kind == "remainder" and low == "(remainder)") \
+                or (kind == "event" and low == arg) or (kind == "prefix" and low.startswith(arg)) \
+                or (kind == "class" and low not in ("db cpu", "(remainder)") and wait_class(leaf) == arg):
+            return True
+    return False
+
+
+def _by_leaves(name: str, results: list[dict]) -> dict | None:
+    """The finding (not an annotation) that claims most of the leaves an ADDM finding of this name is about."""
+    spec = next((leaves for rx, leaves in LEAVES if rx.search(name or "")), None)
+    if spec is None:
+        return None
+    best, most = None, 0.0
+    for f in results:
+        if f.get("leaves") is not None or f.get("id") == "G01":  # annotations describe, the top of DB time is context
+            continue
+        s = sum(c["seconds"] for c in f.get("claims") or () if _leaf_match(spec, c["leaf"]))
+        if s > most:
+            best, most = f, s
+    return best
 
 
 def _task_end_snap(task: str | None) -> int | None:
@@ -147,10 +193,12 @@ def beside(report: Report, results: list[dict], not_applicable: list[dict] = (),
 
             def claimed(c):
                 return (c.get("impact") or {}).get("db_time_s") or 0.0 if c is not None else 0.0
-            match = min((ours[i] for i in same if i in ours), key=order, default=None)
+            match = _by_leaves(row.name, results) or min((ours[i] for i in same if i in ours), key=order, default=None)
             better = min((ours[i] for i in spec if i in ours and ours[i].get("role") != "view"), key=order, default=None)
             status = "agreed"
-            if match is None or (better is not None and claimed(better) > 10.0 * claimed(match)):
+            if match is not None and match["id"] not in same and match["id"] not in spec:
+                pass  # it claims the leaves ADDM's finding is about: the same time, whatever its rule's name
+            elif match is None or (better is not None and claimed(better) > 10.0 * claimed(match)):
                 match, status = better, "ours more specific" if better is not None else "missed"
             if match is not None and match.get("leaves") is not None:
                 # our annotation describes that time as healthy (fast reads, CPU to spare): not an agreement on a problem

@@ -6,11 +6,12 @@ from msgspec import Struct
 
 from ..metrics import Metrics
 from ..model import Report
-from . import activity, commit, dbwr, general, limits, redo, unexplained, workload  # noqa: F401  (register the rules)
+from . import activity, commit, connections, dbwr, families, general, limits, redo, sql_workload, unexplained, workload  # noqa: F401  (register the rules)
 from ..ledger import build as build_ledger
 from ..ledger.scale import milder
 from .base import RULES, SEVERITY_RANK, Context, Finding, NotApplicable, Needs
 from .culprits import find as find_culprits
+from .families import FAMILIES
 from ..assessment import assess
 
 
@@ -47,7 +48,7 @@ def rule_overrides(config: dict, rule_id: str) -> dict:
 #: the advisory's cache before the reads), then
 #: the generic finding for what no rule explained, then the views, which claim nothing.
 CAUSAL_ORDER = ("R14", "R01", "R15", "R02", "R03", "R17", "R04", "R05", "R08", "R06", "R07", "R11", "R09", "G14", "R10",
-                "G08", "G09", "G10", "G02", "G03", "G04", "G05", "G11", "G06", "R12", "R13", "R16", "G13", "G16", "G17", "G15",
+                "G08", "G09", "G10", "G02", "G03", "G04", "G05", "G11", "G06", "G18", "R12", "R13", "R16", "G13", "G16", "G17", "G15",
                 "G07", "G12", "G01")
 
 #: A finding granted less than this share of the time it asked for lost it to a cause ranked before it:
@@ -57,7 +58,11 @@ FOLD_SHARE = 0.5
 
 def _order() -> list[str]:
     known = [r for r in CAUSAL_ORDER if r in RULES]
-    return known + sorted(r for r in RULES if r not in CAUSAL_ORDER)
+    # the catalogue's families (rules/families.py) after every specific cause, before G15 (what no one knows)
+    families = [f.id for f in FAMILIES if f.id in RULES]
+    at = known.index("G15") if "G15" in known else len(known)
+    known[at:at] = families
+    return known + sorted(r for r in RULES if r not in CAUSAL_ORDER and r not in families)
 
 
 def run_rules(report: Report, m: Metrics, config: dict | None = None) -> RuleResults:

@@ -304,55 +304,6 @@ def g08(ctx: Context, th: dict):
                         caveats=caveats)
 
 
-@rule("G09", "logon-storm", "Session connect and disconnect (logon storm)", family="general", culprits=("sql:executions",),
-      pct=5.0, logons_per_s=5.0)
-def g09(ctx: Context, th: dict):
-    """Connection management takes >= 5 % of DB time (Time Model 'connection management call elapsed
-    time'), or more than 5 logons per second: the application connects per request. What to do: a
-    connection pool (or DRCP / a shared pool of connections), and check the logon triggers.
-
-    Conditions: a storm is made of logons. When 'logons cumulative' is printed, fewer than 5 per
-    second is no storm, whatever the connection time; connection time spent in failed-logon delays
-    ('logon delay' events: wrong passwords, each delayed) is not counted (G15 names that event)."""
-    ctx.need("db_time_s")
-    dbt, e = ctx.m.v("db_time_s"), ctx.m.v("elapsed_s")
-    conn, crow = _tm(ctx, "connection management call elapsed time")
-    logons = ctx.report.stat("logons cumulative")
-    rate = logons.values.get("total") / e if logons is not None and logons.values.get("total") is not None and e else None
-    lp = ctx.report.sections.get("load_profile")
-    if rate is None and lp is not None and lp.row("Logons") is not None:  # a report cut before Instance Activity
-        logons, rate = None, lp.row("Logons").values.get("per_second")
-    if conn is None and rate is None:
-        raise Needs("Time Model 'connection management call elapsed time' or 'logons cumulative' (or Load Profile 'Logons')")
-    pct = 100.0 * (conn or 0.0) / dbt
-    delay = sum(e.time_s for e in ctx.m.fg_events.values() if "logon delay" in e.name.lower())
-    storm = rate is not None and rate >= th["logons_per_s"]
-    # connection management time made of failed-logon delays is not a logon storm (G15 names the delay event)
-    conn_left = max(0.0, (conn or 0.0) - delay)
-    if not storm and (100.0 * conn_left / dbt < th["pct"] or rate is not None):
-        return None
-    ev = []
-    if conn is not None:
-        ev.append(_tm_ev("connection management call elapsed time", conn, crow, dbt, f">= {th['pct']} %"))
-    if rate is not None:
-        row = logons or lp.row("Logons")
-        ev.append(Evidence("logons_per_s", round(rate, 3), "1/s", f">= {th['logons_per_s']}",
-                           (Source("instance_activity", row.name, "total", row.line, row.values.get("total")),) if logons
-                           else (Source("load_profile", row.name, "per_second", row.line, rate),)))
-    claimed = ctx.claim("DB CPU", conn_left)
-    # connection time is CPU and waits the Time Model does not split: only DB CPU left by the causes before it
-    # (parsing's measured CPU) is claimed, and the rest said to be elsewhere
-    caveats = [f"connection management ({conn_left:,.1f} s) overlaps other parts of DB time: {claimed:,.1f} s of DB CPU "
-               "are claimed here; the rest is in parts other findings claimed or in waits"] \
-        if claimed < conn_left - 0.005 * dbt else []
-    return make_finding(ctx, "G09", conn_left, "high" if conn is not None else "medium", ev,
-                        "Sessions connect and disconnect per request: use a connection pool in the application server "
-                        "(or Database Resident Connection Pooling), check logon triggers and auditing of logons.",
-                        title="Logon storm: " + ", ".join(x for x in (
-                            f"connect/disconnect {pct:.1f} % of DB time" if conn is not None else "",
-                            f"{rate:.1f} logons/s" if rate is not None else "") if x), caveats=caveats)
-
-
 @rule("G10", "cpu-wait", "Sessions waiting for CPU (run queue)", family="general", culprits=("sql:cpu", "sql:gets"), pct=10.0)
 def g10(ctx: Context, th: dict):
     """DB time that is neither DB CPU nor an instrumented wait >= 10 % of DB time (metric
