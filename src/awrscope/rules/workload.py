@@ -59,7 +59,9 @@ def g07(ctx: Context, th: dict):
             continue
         counted.append(c)
         seconds += c.value
-    if not counted or 100.0 * seconds / dbt < th["pct"]:
+    # a statement that alone takes >= 10 % of DB time is always named, a PL/SQL call or nested in one counted
+    big = [c for c in top if (c.share_pct or 0.0) >= th["pct"] and c.name not in {x.name for x in counted}]
+    if not counted or (100.0 * seconds / dbt < th["pct"] and not big):
         return None
     ids = ", ".join(dict.fromkeys(c.name for c in counted))  # RAC and PDB rows repeat a SQL id
     f = make_finding(ctx, "G07", seconds, "high",
@@ -70,7 +72,10 @@ def g07(ctx: Context, th: dict):
                      "SQL id): check the access path, the row counts per execution, and whether they run more often than "
                      "the application needs.",
                      title=f"Top SQL: {len(counted)} statement(s) take {100.0 * seconds / dbt:.1f} % of DB time ({ids})")
-    f.culprits = counted
+    f.culprits = counted + big
+    if big:
+        f.caveats.append("named, not added (each >= " + f"{th['pct']:g} % of DB time; PL/SQL calls hold the time of the "
+                         "statements they run): " + ", ".join(f"{c.name} {c.share_pct:.1f} %" for c in big))
     if plain and len(plain) < len(top):
         f.caveats.append("PL/SQL blocks are not added: their time includes the statements they run")
     if background:
