@@ -158,7 +158,8 @@ def verdict_headline(findings: list[dict], across_restart: bool = False) -> dict
     cut = rec.find(". ")
     do = rec[:cut + 1] if 0 < cut < 400 else rec
     share = f"{pct:.1f} % of DB time" if pct is not None else None
-    line = f["title"] + (f" (claims {share})" if share and share not in f["title"] else "") + f". Do: {do}"
+    said = share is None or share in f["title"] or f"{pct:.0f} % of DB time" in f["title"]
+    line = f["title"] + ("" if said else f" (claims {share})") + f". Do: {do}"
     if across_restart:
         line += " (the snapshots span an instance restart: not to be trusted)"
     return {"id": f["id"], "title": f["title"], "severity": f["severity"], "confidence": f["confidence"],
