@@ -13,7 +13,7 @@ from awrscope.rules.families import FAMILIES, family_of
 
 def test_sql_workload_claims_the_cpu_its_statements_spend(corpus_dir):
     """antognini 19:30-19:45 (11.2.0.3 AWR HTML): reads are slow (12.1 ms, G06 claims them); DB CPU 2,876.5 s is
-    claimed by no cause before G18. SQL ordered by CPU Time, lines 630-675, the top ten (all plain statements):
+    claimed by no cause before G18. SQL ordered by CPU Time, lines 630-675, the ten it prints (all plain statements):
     2,144.37 + 73.62 + 52.16 + 51.74 + 34.48 + 28.12 + 26.44 + 21.2 + 19.27 + 18.68 = 2,470.08 s."""
     d = analyze_path(corpus_dir / "reports" / "awr_html_11203_antognini_top2_1930_1945.html")
     g18 = finding(d, "G18")
