@@ -20,7 +20,7 @@ def test_analyze_text_markdown_json(tmp_path):
     full = r.invoke(main, ["analyze", "--verbose", FIG4]).output
     assert "what-if W3" in full and "key metrics: " in full and "not applicable (" in full
     # R01 addresses 1.1 % of DB time (below minor): listed among the observations, not ranked
-    assert "observations" in res.output and "- R01 Redo write I/O latency bound" in res.output
+    assert "observations" in res.output and "- R01 Redo writes poor: 17.86 ms per LGWR write" in res.output
     res = r.invoke(main, ["analyze", "--format", "markdown", FIG4])
     assert res.exit_code == 0 and res.output.startswith("# awrscope analysis") and "| Metric |" in res.output
     out = tmp_path / "a.json"
