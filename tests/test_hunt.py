@@ -293,8 +293,8 @@ def test_an_awr_reports_own_ash_sections_name_who_waited_on_a_findings_events(co
     assert (blocker.name, blocker.line, blocker.text["event"], blocker.values["pct_event"]) == (
         "10,63982( 1)", 3394, "log file sync", 10.55)
     doc = analyze_path(corpus / "awr_txt_12201_rbogusze_insaas3_4912_4913.txt")
-    g15 = finding(doc, "G15")  # direct path write, 50.8 % of DB time: named no statement before
-    assert [(c["name"], c["section"], c["line"]) for c in g15["culprits"] if c["kind"] == "sql"] == [
+    f06 = finding(doc, "F06")  # direct path write, 50.8 % of DB time: named no statement before
+    assert [(c["name"], c["section"], c["line"]) for c in f06["culprits"] if c["kind"] == "sql"] == [
         ("b0hgsuvnfdp7p", "ash_top_sql", 3282)]
     r01 = finding(doc, "R01")  # commits: the statements stay those of SQL ordered by Executions; LGWR is the blocker
     assert [c["name"] for c in r01["culprits"] if c["kind"] == "session"] == ["LGWR (sid 10,63982( 1))"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..ledger.model import CPU
 from ..metrics.values import Source
 from .base import Context, Evidence, make_finding, pct_text, rule
-from .culprits import Culprit, is_plsql, sql as sql_culprits
+from .culprits import MIN_SQL_SHARE_PCT, Culprit, is_plsql, sql as sql_culprits
 from .general import ALL_READ_EVENTS
 from .workload import BACKGROUND_MODULES, _module, _sql_text
 
@@ -99,16 +99,16 @@ def g18(ctx: Context, th: dict):
     cpu = ctx.assessment.cpu if ctx.assessment is not None else None
     if cpu is not None and cpu.busy_pct is not None:
         ev.append(ctx.ev("host_cpu_busy_pct"))
-    # the statements named: by the time they spend here, then the entry points that run them and any statement
-    # of SQL ordered by Elapsed Time taking >= 10 % of DB time that neither list named
+    # the statements named: by the time they spend here, then the PL/SQL entry points that run them (a statement
+    # taking 10 % of DB time alone is named by G07 whatever its time is made of)
     named: dict[str, Culprit] = {}
     spent = (cpu_stmts if claimed_cpu else []) + (io_stmts if claimed_io else [])  # the lists whose time is claimed
     for c in sorted(spent, key=lambda c: -(c.value if c.unit == "s" else (c.share_pct or 0.0))):
         named.setdefault(c.name, c)
-    big = [c for c in sql_culprits(ctx.report, "elapsed", dbt, n=20, floor=10.0) if _module(c) not in BACKGROUND_MODULES]
-    culprits = list(named.values())[:5]
+    # named when it holds 1 % of DB time at least (culprits' floor): 0.4 % explains nothing of the finding
+    culprits = [c for c in named.values() if c.share_pct is None or c.share_pct >= MIN_SQL_SHARE_PCT][:5]
     calls = (cpu_calls if claimed_cpu else []) + (io_calls if claimed_io else [])
-    extra = [c for c in calls + big if c.name not in {x.name for x in culprits}]
+    extra = [c for c in calls if c.name not in {x.name for x in culprits}]
     culprits += list({c.name: c for c in extra}.values())[:4]
     parts = ([f"{pct_text(100.0 * claimed_cpu / dbt)} of DB time on CPU"] if claimed_cpu else []) + \
             ([f"{pct_text(100.0 * claimed_io / dbt)} in reads"] if claimed_io else [])
