@@ -94,7 +94,7 @@ def _render(name: str):
 CASES = {
     # file: (finding ids in rank order prefix, commit path lfs_ms, histogram events expected, I/O section)
     # lfs_ms: line 249 prints 260.52ms (+-0.002 %), finer than 280 s / 1,076 waits (+-0.2 %)
-    "awr_txt_12201_rbogusze_insaas3_4912_4913.txt": (["G15", "R01"], 260.52,
+    "awr_txt_12201_rbogusze_insaas3_4912_4913.txt": (["F06", "R01"], 260.52,
                                                      {"log file sync", "log file parallel write", "db file sequential read"},
                                                      "iostat_filetype"),
     "awr_txt_11203_antognini_top2_1830_1845.txt": (None, None, {"log file sync", "log file parallel write"}, "tablespace_io"),

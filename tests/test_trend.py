@@ -63,7 +63,8 @@ def test_fleet_groups_by_database_worst_first(corpus):
     jsonschema.validate(doc, SCHEMA)
     # SLOB: log buffer space 32.8 %, free buffer waits 17.2 %: it loses far more sessions to write-path findings
     assert [d["db_name"] for d in doc["databases"]] == ["SLOB", "RECEIPT"]
-    assert doc["databases"][0]["top_findings"][0]["id"].startswith("R")
+    # its statements' reads (G18, 45 % of DB time) and its redo writes at 442 ms (R01, 37 %) lead
+    assert [f["id"] for f in doc["databases"][0]["top_findings"][:2]] == ["G18", "R01"]
     assert doc["errors"] == [{"path": "bad.txt", "error": "bad.txt: not a report"}]
 
 

@@ -123,9 +123,10 @@ def test_addm_findings_beside_ours_text_report(corpus):
     d = analyze_path(corpus / "awr_txt_12201_rbogusze_insaas3_4912_4913.txt")
     uio, = _addm(d, '"User I/O" wait Class')
     assert (uio["pct_active_sessions"], uio["line"], uio["window"], uio["status"], uio["ours"]["id"]) == \
-        (69.68, 27, "same", "agreed", "G15")  # direct path write 50.8 %: User I/O that is not a read (G15 names it)
+        (69.68, 27, "same", "agreed", "F06")  # direct path write 50.8 %: User I/O that is not a read (F06's LOB writes)
     commits, = _addm(d, "Commits and Rollbacks")  # ADDM names the class; R01 names the cause: 216 ms LGWR writes
-    assert commits["status"] == "ours more specific" and commits["ours"]["id"] == "R01"
+    # matched by the leaves: R01 claims 259 ms of each 260.5 ms log file sync, the time ADDM's finding is about
+    assert commits["status"] == "agreed" and commits["ours"]["id"] == "R01"
 
 
 def test_addm_task_inside_a_longer_report(corpus):
@@ -135,7 +136,8 @@ def test_addm_task_inside_a_longer_report(corpus):
     cpu = max(_addm(d, "CPU Usage"), key=lambda a: a["pct_active_sessions"])
     assert cpu["window"] == "inside"
     assert cpu["pct_of_report_db_time"] == pytest.approx(100 * 3.70 * 0.7032 * 1800 / 13798.89, abs=0.01)
-    assert cpu["status"] == "agreed" and cpu["ours"]["id"] == "G10"
+    # matched by the leaves: the finding claiming most of DB CPU is G08's hard parsing of literal SQL (4,287 s of it)
+    assert cpu["status"] == "agreed" and cpu["ours"]["id"] == "G08"
     lit = max(_addm(d, "Hard Parse Due to Literal Usage"), key=lambda a: a["pct_active_sessions"])
     assert lit["status"] == "agreed" and lit["ours"]["id"] == "G08"
 
