@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .numbers import fmt_num
+from .numbers import fmt_num, fmt_value
 from .. import patterns
 
 KEY_METRICS = ("elapsed_s", "db_time_s", "aas", "db_cpu_s", "host_cpu_busy_pct", "redo_rate_Bps", "commit_rate",
@@ -24,7 +24,40 @@ def side_line(s: dict) -> str:
 def delta_cells(d: dict) -> tuple[str, str, str]:
     from ..change.compare import pct_words  # the compare module only when a delta is printed
 
-    return fmt_num(d["before"]), fmt_num(d["after"]), pct_words(d, 0 if d.get("kind") != "rate" else 1)
+    unit = d.get("unit") or ""
+    return fmt_value(d["before"], unit), fmt_value(d["after"], unit), pct_words(d, 0 if d.get("kind") != "rate" else 1)
+
+
+def source_lines(sources) -> list[dict]:
+    """An evidence's report lines, each once: the figures one line gave (a count and its time, a numerator and its
+    denominator) are said together in its title ('wait_events / log file sync / waits = 182,738; ... time_s = 94'),
+    not as the same link twice. In the order of first citation; a source without a line keeps its own entry."""
+    out: list[dict] = []
+    seen: dict[tuple, dict] = {}
+    for x in sources or ():
+        what = f"{x.get('row')} / {x.get('field')} = {fmt_num(x.get('value'))}"
+        key = (x.get("section"), x.get("line"))
+        if x.get("line") and key in seen:
+            seen[key]["title"] += "; " + what
+            continue
+        entry = {"section": x.get("section"), "line": x.get("line"), "title": f"{x.get('section')} / {what}"}
+        out.append(entry)
+        if x.get("line"):
+            seen[key] = entry
+    return out
+
+
+def unit_of(name: str) -> str:
+    """The unit a JSON key names by its words ('lfs_ms_after' -> 'ms', 'saved_s' -> 's', 'pct_db_time_saved' ->
+    '%', 'max_redo_writes_per_s_per_lgwr' -> '1/s'), '' when it names none: for a figure shown with its key."""
+    words = name.split("_")
+    if "pct" in words or "share" in words:
+        return "%"
+    if "ms" in words:
+        return "ms"
+    if any(a == "per" and b == "s" for a, b in zip(words, words[1:])):
+        return "1/s"
+    return "s" if words[-1] == "s" else ""
 
 
 def window_label(w: dict) -> str:
@@ -105,7 +138,7 @@ def owner_note(doc: dict, cp: dict) -> str:
     claimed = next((c for c in (leaf or {}).get("claimed_by") or () if c["id"] == owner), None)
     part = cp.get("non_io_part_s")
     if claimed is not None and part and claimed["seconds"] < part - max(0.005 * part, 0.001):
-        return f"-> {owner} (claims {fmt_num(claimed['pct_db_time'])} % of DB time)"
+        return f"-> {owner} (claims {fmt_num(claimed['pct_db_time'], '%')} of DB time)"
     return f"-> {owner}"
 
 
@@ -114,14 +147,14 @@ def instance_lines(doc: dict) -> list[str]:
     out = []
     for i in doc.get("instances") or ():
         lfs = i.get("log_file_sync")
-        lfs_text = (f"log file sync {fmt_num(lfs['avg_ms'])} ms x {fmt_num(lfs['waits'])}" if lfs and lfs.get("avg_ms")
+        lfs_text = (f"log file sync {fmt_num(lfs['avg_ms'], 'ms')} x {fmt_num(lfs['waits'])}" if lfs and lfs.get("avg_ms")
                     is not None else "log file sync not in its top events")
-        top = ", ".join(f"{e['event']} {fmt_num(e['pct_db_time'])} %" for e in i["top_events"] if e["event"] != "DB CPU")[:160]
+        top = ", ".join(f"{e['event']} {fmt_num(e['pct_db_time'], '%')}" for e in i["top_events"] if e["event"] != "DB CPU")[:160]
         cpus = f" on {fmt_num(i['cpus'])} CPUs" if i.get("cpus") else ""
-        redo = f", redo {fmt_num(i['redo_Bps'] / 2**20)} MiB/s" if i.get("redo_Bps") is not None else ""
+        redo = f", redo {fmt_num(i['redo_Bps'] / 2**20, 'MiB/s')}" if i.get("redo_Bps") is not None else ""
         busiest = f"  <- {fmt_num(i['x_mean_db_time'])}x the mean DB time" if i.get("busiest") else ""
-        out.append(f"{i['instance']}: DB time {fmt_num(i['db_time_s'])} s ({fmt_num(i['pct_of_cluster_db_time'])} %), "
-                   f"AAS {fmt_num(i['aas'])}{cpus}{redo}, {lfs_text}; top: {top or '-'}{busiest}")
+        out.append(f"{i['instance']}: DB time {fmt_num(i['db_time_s'], 's')} ({fmt_num(i['pct_of_cluster_db_time'], '%')}), "
+                   f"AAS {fmt_value(i['aas'], 'sessions')}{cpus}{redo}, {lfs_text}; top: {top or '-'}{busiest}")
     return out
 
 
@@ -165,7 +198,7 @@ def ledger_owner_text(row: dict) -> str:
     parts = []
     if row.get("claimed_s"):  # several leaves summed: how much of them each finding holds
         total = row["seconds"]
-        parts.append(", ".join(i if row["claimed_s"][i] >= 0.995 * total else f"{i} ({fmt_num(row['claimed_s'][i])} s of it)"
+        parts.append(", ".join(i if row["claimed_s"][i] >= 0.995 * total else f"{i} ({fmt_num(row['claimed_s'][i], 's')} of it)"
                                for i in row["claimed_by"]))
     elif row["claimed_by"]:
         parts.append(", ".join(f"{i} (its symptom)" if i in row["explained_by"] else i for i in row["claimed_by"]))
@@ -178,8 +211,8 @@ def ledger_owner_text(row: dict) -> str:
 
 def claim_lines(f: dict) -> list[str]:
     """A finding's symptoms, as every output says them: 'explains: log buffer space 32.8 % of DB time'."""
-    out = [f"explains: {e['leaf']} {fmt_num(e['pct_db_time'])} % of DB time"
-           + (f" ({fmt_num(e['claimed_s'])} s of it in this finding's impact)" if e.get("claimed_s") else "")
+    out = [f"explains: {e['leaf']} {fmt_num(e['pct_db_time'], '%')} of DB time"
+           + (f" ({fmt_num(e['claimed_s'], 's')} of it in this finding's impact)" if e.get("claimed_s") else "")
            for e in f.get("explains") or ()]
     out += [f"also: {r['id']} {r['title']}: {r['note']}" for r in f.get("related") or ()]
     return out

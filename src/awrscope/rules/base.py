@@ -11,6 +11,7 @@ from ..ledger import Ledger
 from ..ledger.scale import SEVERITIES, SEVERITY_AAS, SEVERITY_RANK, SEVERITY_THRESHOLDS, severity_of  # noqa: F401 (re-exported)
 from ..model import Report
 from .. import patterns
+from ..numfmt import fmt_num
 
 CONFIDENCES = ("high", "medium", "low")
 
@@ -23,7 +24,7 @@ def severity_for(pct: float | None, scale: dict[str, float] | None = None, aas: 
 def pct_text(v: float) -> str:
     """A percentage as a title prints it: whole numbers, but never '0 %' for something above zero (0.38 -> '0.38 %')."""
     if v and abs(v) < 1:
-        return f"{v:.2g} %"
+        return fmt_num(v, '%')
     return f"{v:.0f} %"
 
 

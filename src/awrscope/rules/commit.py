@@ -7,6 +7,7 @@ from ..whatif import w1_faster_redo, w2_commit_batching, w5_lgwr_cpu
 from ..metrics.values import Source
 from .base import Context, Evidence, Needs, cap, make_finding, pct_text, rule
 from .commit_path import LFS, CommitAttribution
+from ..numfmt import fmt_num
 
 
 def _ca(ctx: Context) -> CommitAttribution:
@@ -149,7 +150,7 @@ def r01(ctx: Context, th: dict):
         for w in wi:
             w["assumptions"][:2] = [
                 f"the non-I/O part of log file sync ({ca.O_ms:.1f} ms per commit at alpha {ca.alpha}) is I/O queueing "
-                f"behind slow LGWR writes, as the finding takes it: alpha = lfs_ms / L = {a:.3g}, all of the commit wait "
+                f"behind slow LGWR writes, as the finding takes it: alpha = lfs_ms / L = {fmt_num(a)}, all of the commit wait "
                 "scales with the write latency (the upper bound)",
                 "lower bound: alpha 1.0 with the non-I/O part held constant (none of it is I/O)"]
     title = f"Redo write I/O latency bound: {ca.L:.2f} ms per LGWR write, log file sync {ca.lfs_ms:.2f} ms"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from msgspec import Struct, field
 
 from ..metrics import Metrics, lgwr_latency
+from ..numfmt import fmt_num
 
 LFS = "log file sync"
 
@@ -67,7 +68,7 @@ def cpu_evidence(m: Metrics) -> list[str]:
         if k == "os_cpu_wait_share" and v is not None and (v > 1.0 or (busy is not None and busy < OS_WAIT_MIN_BUSY_PCT)):
             continue
         if v is not None and v >= th:
-            out.append(f"{label} ({k} = {v:.3g})")
+            out.append(f"{label} ({k} = {fmt_num(v)})")
     copy = m.bg("LGWR wait for redo copy")
     if copy is not None and copy.waits and copy.time_s >= 1.0 and m.v("db_time_s") and copy.time_s >= 0.001 * m.v("db_time_s"):
         out.append(f"LGWR wait for redo copy {copy.time_s:.0f} s (background)")
@@ -96,7 +97,7 @@ def attribute(m: Metrics, flash_declared: bool = False) -> CommitAttribution | N
     if alt is not None:
         other = lfs.time_s - min(lfs.time_s, lfs.waits * a * alt / 1000.0)
         ca.non_io_range_s = (min(ca.non_io_part_s, other), max(ca.non_io_part_s, other))
-        ca.notes.append(f"LGWR timing sources disagree: {L_id} = {L:.3g} ms vs {alt_id} = {alt:.3g} ms per write; "
+        ca.notes.append(f"LGWR timing sources disagree: {L_id} = {fmt_num(L, 'ms')} vs {alt_id} = {fmt_num(alt, 'ms')} per write; "
                         "the non-I/O remainder is given as a range")
     ca.cpu_evidence = cpu_evidence(m)
     return ca

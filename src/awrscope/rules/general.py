@@ -7,6 +7,7 @@ import re
 from ..oracle.events import wait_class
 from .base import Context, Evidence, make_finding, pct_text, rule
 from .load import run_queue_confirmed
+from ..numfmt import fmt_num
 
 def cpu_over_db_time(ctx: Context) -> str | None:
     """What to say when the report prints DB CPU above DB time (a part larger than its whole: seen in
@@ -163,7 +164,7 @@ def g02(ctx: Context, th: dict):
                            + (f", host {pct_text(busy)} busy" + (f" (its {cpus:g} SMT threads; up to {pct_text(smt_busy)} "
                                                                    f"of its {cores:g} cores)" if smt_busy is not None else "")
                               if busy is not None else
-                              f", CPU demand {demand:.2g} of the CPUs" if demand is not None else "")
+                              f", CPU demand {fmt_num(demand)} of the CPUs" if demand is not None else "")
                            + (f", {pct_text(mine)} of it this instance" if others else ""))
     over = cpu_over_db_time(ctx)
     if over:
@@ -279,7 +280,7 @@ READ_EVENTS = ("db file sequential read", "cell single block physical read")
 
 
 def _secs(v: float) -> str:
-    return f"{v:,.0f} s" if v >= 10 else f"{v:.3g} s"
+    return f"{v:,.0f} s" if v >= 10 else fmt_num(v, 's')
 
 
 def _largest_read(ctx: Context) -> str:

@@ -12,6 +12,7 @@ from msgspec import Struct
 from ..metrics import Metrics
 from ..oracle.events import wait_class
 from .base import SEVERITY_AAS, pct_text
+from ..numfmt import fmt_num, fmt_value
 
 LEVELS = ("unknown", "quiet", "light", "busy", "overloaded")
 
@@ -65,14 +66,14 @@ def run_queue_confirmed(m: Metrics, gap_s: float) -> str | None:
         elif busy is not None and busy * (cpus / cores if cpus and cores and cpus >= 2 * cores else 1.0) < QUEUE_BUSY_PCT:
             q = None
     if q is not None and q >= 0.25 * gap_s / e:
-        return f"OS run queue {q:.2g} processes on average"
+        return f"OS run queue {fmt_num(q)} processes on average"
     if busy is not None and busy >= QUEUE_BUSY_PCT:
         return f"host {pct_text(busy)} busy"
     # SMT threads counted as CPUs understate a core's saturation by at most their number per core: a host whose busy
     # % times that is still under QUEUE_BUSY_PCT has idle cores (15.6 % of 12 threads on 3 cores: 62 % at most)
     smt = bool(cpus and cores and cpus >= 2 * cores and (busy is None or busy * cpus / cores >= QUEUE_BUSY_PCT))
     if q is None and (busy is None or smt) and cpus and cpu is not None and (cpu + gap_s) / e > cpus:
-        return (f"{(cpu + gap_s) / e:.3g} sessions on CPU or neither on CPU nor waiting, more than {cpus:g} CPUs"
+        return (f"{fmt_num((cpu + gap_s) / e, 'sessions')} on CPU or neither on CPU nor waiting, more than {cpus:g} CPUs"
                 + (" (no OS CPU figures)" if busy is None else " (SMT threads: the host's busy % understates it)"))
     return None
 
@@ -139,7 +140,7 @@ def _whose(m: Metrics, aas: float) -> str:
     if not m.db_time_basis.startswith("ASH samples") or dbt is None or not dbt.sources or not e:
         return ""
     printed = (dbt.sources[0].value or 0.0) / e
-    return f"foreground (of {printed:.4g} printed, background included) " if printed > aas * 1.005 else "foreground "
+    return f"foreground (of {fmt_value(printed, 'sessions')} printed, background included) " if printed > aas * 1.005 else "foreground "
 
 
 def assess_load(m: Metrics, config: dict | None = None) -> Load:
@@ -150,7 +151,7 @@ def assess_load(m: Metrics, config: dict | None = None) -> Load:
     aas, cpus, cores = m.v("aas"), m.v("cpu_count"), m.v("cpu_cores")
     if aas is None:
         return Load("unknown", None, cpus, cores, "load unknown: no DB time or elapsed time in the report")
-    on = (f"{aas:.3g}" if aas < 1000 else f"{aas:,.0f}") + f" {_whose(m, aas)}average active sessions" + \
+    on = fmt_value(aas, 'sessions') + f" {_whose(m, aas)}average active sessions" + \
         (f" on {cpus:g} CPUs" if cpus else "") + (f" ({cores:g} cores)" if cores and cpus and cores != cpus else "")
     if aas < scale["quiet_aas"]:
         dbt = m.v("db_time_s") or 0.0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..ledger.model import CPU
 from .base import RULES, Context, Evidence, make_finding, pct_text, rule
+from ..numfmt import fmt_num
 
 #: What a wait class, or an event family, usually means and where to look. The first match wins.
 ADVICE: tuple[tuple[str, str], ...] = (
@@ -69,7 +70,7 @@ def _covered(leaf) -> bool:
 
 
 def _num(v: float) -> str:
-    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+    return f"{v:,.0f}" if abs(v) >= 100 else fmt_num(v)
 
 
 def _commit_facts(ctx: Context) -> str:
@@ -87,9 +88,9 @@ def _commit_facts(ctx: Context) -> str:
     if rate is not None and rate >= r03["commit_rate"] and lfs is not None and lfs <= r03["normal_lfs_ms"] \
             and wpc is not None and wpc < r03["waits_per_commit_lo"] and (lgwr is None or lgwr < 5.0):
         # R03's band of about one wait per commit missed from below: commits in a PL/SQL call wait once per call
-        return (f"each commit waits a normal {lfs:.2f} ms" + (f" on fast LGWR writes ({lgwr:.3g} ms)" if lgwr else "")
+        return (f"each commit waits a normal {lfs:.2f} ms" + (f" on fast LGWR writes ({fmt_num(lgwr, 'ms')})" if lgwr else "")
                 + f": the time is the number of commits ({rate:,.0f}/s), as in R03, whose band of one log file sync per "
-                f"commit ({r03['waits_per_commit_lo']:g}-{r03['waits_per_commit_hi']:g}) it misses at {wpc:.3g} (commits "
+                f"commit ({r03['waits_per_commit_lo']:g}-{r03['waits_per_commit_hi']:g}) it misses at {fmt_num(wpc)} (commits "
                 "inside a PL/SQL call wait once per call). Fewer commits (per business transaction, array DML) are "
                 "what would shorten it most")
     return "no commit rule's conditions held (" + ", ".join(parts) + "): compare them with R01-R03 in `awrscope rules`"

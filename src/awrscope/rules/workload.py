@@ -11,9 +11,8 @@ from .base import RULES, Context, Evidence, Needs, make_finding, pct_text, rule
 from .load import run_queue_confirmed
 from ..oracle.events import wait_class
 from ..metrics.activity import ash_cpu_share
-from .culprits import is_plsql
-from .culprits import segments as seg_culprits
-from .culprits import sql as sql_culprits
+from .culprits import is_plsql, segments as seg_culprits, sql as sql_culprits
+from ..numfmt import fmt_num
 
 #: Modules of SQL that the database's own background processes run: in the SQL sections, not in DB time.
 BACKGROUND_MODULES = ("mmon_slave", "mmon")
@@ -384,10 +383,10 @@ def g10(ctx: Context, th: dict):
         # truncated event list) or instrument; say so instead of asserting a CPU queue
         busy = m.v("host_cpu_busy_pct")
         why = ("OS_CPU_WAIT_TIME exceeds BUSY_TIME, which is no run queue by itself, with "
-               f"{((m.v('db_cpu_s') or 0.0) + gap) / e / cores:.2g} sessions on CPU or in the gap per core and the host "
+               f"{fmt_num(((m.v('db_cpu_s') or 0.0) + gap) / e / cores, 'sessions')} on CPU or in the gap per core and the host "
                f"{pct_text(busy)} busy" if q is not None and (m.v("os_cpu_wait_share") or 0.0) > 1.0 and busy is not None
                and cores and e else
-               f"the OS run queue was short ({q:.2g} processes)" if q is not None else
+               f"the OS run queue was short ({fmt_num(q)} processes)" if q is not None else
                # SMT threads halve a busy %, no more: a host under 40 % busy is idle counted either way
                f"the host was {pct_text(busy)} busy" if busy is not None and (not smt or busy < 40.0) else
                "no OS statistics confirm a CPU queue")
@@ -431,7 +430,7 @@ def g10(ctx: Context, th: dict):
                         "limit concurrency (connection pool size, Resource Manager), or give the host/LPAR/VM more CPU "
                         "(entitlement, no overcommit). Check non-Oracle processes on the host.",
                         title=f"Waiting for CPU: {pct:.1f} % of DB time is neither CPU nor a wait{other}"
-                              + (f", {q:.2g} processes in the run queue on average" if q is not None else ""))
+                              + (f", {fmt_num(q)} processes in the run queue on average" if q is not None else ""))
 
 
 def _advisory_rows(sec: Section | None, factor_pat: str, value_pat: str):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from ..numbers import fmt_num as _n
+from ..numbers import fmt_num as _n, fmt_value
 
 W = 720  # viewBox width; the SVG scales to its container
 FONT = 12
@@ -431,7 +431,7 @@ def aas_by_class(windows: list[dict], *, label: str, kind: str, classes: list[tu
             y -= hgt
             out.append(f'<rect class="seg {css}" x="{x0:.1f}" y="{y:.1f}" width="{width:.1f}" height="{hgt:.1f}" '
                        f'data-i="{k}" data-class="{escape(name)}" data-value="{v:.4g}">'
-                       f'<title>{escape(w.get("title") or "")}: {escape(name)} {v:.3g} active sessions</title></rect>')
+                       f'<title>{escape(w.get("title") or "")}: {escape(name)} {fmt_value(v, "sessions")} active sessions</title></rect>')
     out.append(f'<line class="axis" x1="{left}" y1="{base}" x2="{W - right}" y2="{base}"/>')
     shown = [(n, c) for n, c in classes if any((w["parts"].get(n) or 0) > 0 for w in windows)]
     for k, (name, css) in enumerate(shown):

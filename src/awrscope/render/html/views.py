@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from ...model import Report, Row
 from ...oracle.events import EVENT_CLASS
-from ..numbers import fmt_num, plain_number
+from ..numbers import fmt_num, fmt_value, plain_number
 from . import svg
 from .data import chart_data, io_kind
 
@@ -71,7 +71,7 @@ def ash_activity_chart(doc: dict):
 
     slots = doc.get("ash_activity") or []
     cols = [{"begin": _when(a["begin"]), "end": _when(a["end"]), "parts": a["parts"],
-             "title": f"{a['begin'][:16]} → {a['end'][11:16]}, {a['samples']:,.0f} samples, {a['aas']:.3g} active sessions"
+             "title": f"{a['begin'][:16]} → {a['end'][11:16]}, {a['samples']:,.0f} samples, {fmt_value(a['aas'], 'sessions')} active sessions"
                       f" (line {a['line']})"} for a in slots]
     if not cols:
         return None
@@ -204,8 +204,9 @@ def _cell_text_of(v: float, _type: type, _sign: float) -> str:
 
 
 def _num_td(v: float) -> str:
-    if v.__class__ is float:  # the common case, without fmt_num's unit branches; digits and signs need no escape
-        return f'<td class="n" data-v="{v}">{plain_number(v)}</td>'
+    if v.__class__ is float:  # the common case, without fmt_num's unit branches; digits and signs need no escape,
+        text = plain_number(v)  # a '<0.001' does
+        return f'<td class="n" data-v="{v}">{_esc(text) if text[0] in "<>" else text}</td>'
     return f'<td class="n" data-v="{v}">{_cell_text(v)}</td>'
 
 
@@ -503,7 +504,7 @@ def activity_chart(windows: list[dict], times: list[tuple], marks: list[dict]):
     columns = sorted(cols.values(), key=lambda c: c["begin"])
     for c in columns:
         c["title"] = (f"{c['begin']:%Y-%m-%d %H:%M} → {c['end']:%H:%M} ({', '.join(c['instances'])}), "
-                      f"{sum(c['parts'].values()):.3g} active sessions")
+                      f"{fmt_value(sum(c['parts'].values()), 'sessions')} active sessions")
     names = {n for c in columns for n in c["parts"]}
     order = [n for n in STACK_ORDER if n in names] + sorted(names - set(STACK_ORDER))
     classes = [(n, "cpu" if n == "CPU" else "rest" if n == "unaccounted" else _cls(n, n)) for n in order]
