@@ -201,7 +201,7 @@ def _class_rule(ctx: Context, th: dict, rid: str, cls: str, title: str, rec: str
           for e in evs[:5] if 100.0 * e.time_s / dbt >= 0.05]
     shown = f"{title}: {100.0 * t / dbt:.1f} % of DB time"
     if claimed < t - 0.005 * dbt:
-        shown += f" ({100.0 * claimed / dbt:.1f} % not explained by the findings above)"
+        shown += f" ({100.0 * claimed / dbt:.1f} % not explained by other findings)"  # ranked by impact: maybe first
     return make_finding(ctx, rid, claimed, "high", ev, rec, title=shown)
 
 

@@ -424,7 +424,7 @@ def g10(ctx: Context, th: dict):
         f.annotates = (REMAINDER,)
         return f
     claimed = ctx.ledger.claimed_s("G10") if ctx.ledger is not None else gap
-    other = f" ({100.0 * (gap - claimed) / dbt:.1f} % of it claimed by the findings above)" if gap - claimed > 0.005 * dbt else ""
+    other = f" ({100.0 * (gap - claimed) / dbt:.1f} % of it claimed by other findings)" if gap - claimed > 0.005 * dbt else ""
     return make_finding(ctx, "G10", gap, "high" if queued else "medium", ev,
                         "Sessions queue for CPU" + smt + ": reduce CPU demand (the SQL with most CPU and logical reads), "
                         "limit concurrency (connection pool size, Resource Manager), or give the host/LPAR/VM more CPU "
