@@ -60,11 +60,20 @@ def unit_of(name: str) -> str:
     return "s" if words[-1] == "s" else ""
 
 
+def time_span(begin: str | None, end: str | None, sep: str = "..") -> str:
+    """A window to the minute: '2023-12-23 04:00..05:00' within one day, '2023-12-23 05:59..2023-12-24 04:00' when it
+    ends on another day (the end's date is never dropped: '05:59..04:00' reads as a window that ends before it began)."""
+    b = (begin or "?")[:16]
+    if not end:
+        return f"{b}{sep}?"
+    e = end[:16]
+    same_day = bool(begin) and len(begin) >= 10 and len(e) > 11 and e[:10] == begin[:10]
+    return f"{b}{sep}{e[11:] if same_day else e}"
+
+
 def window_label(w: dict) -> str:
-    t = w["begin_time"] or "?"
-    e = (w["end_time"] or "?")[11:16] if w["end_time"] else "?"
     snaps = f"{w['begin_snap']}-{w['end_snap']}" if w["begin_snap"] is not None else "?"
-    return f"{t[:16]}..{e} {w['instance'] or ''} snaps {snaps}"
+    return f"{time_span(w['begin_time'], w['end_time'])} {w['instance'] or ''} snaps {snaps}"
 
 
 def snaps_label(doc: dict) -> str:

@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from ...model import Report, Row
 from ...oracle.events import EVENT_CLASS
+from ..common import time_span
 from ..numbers import fmt_num, fmt_value, plain_number
 from . import svg
 from .data import chart_data, io_kind
@@ -71,7 +72,7 @@ def ash_activity_chart(doc: dict):
 
     slots = doc.get("ash_activity") or []
     cols = [{"begin": _when(a["begin"]), "end": _when(a["end"]), "parts": a["parts"],
-             "title": f"{a['begin'][:16]} → {a['end'][11:16]}, {a['samples']:,.0f} samples, {fmt_value(a['aas'], 'sessions')} active sessions"
+             "title": f"{time_span(a['begin'], a['end'], ' → ')}, {a['samples']:,.0f} samples, {fmt_value(a['aas'], 'sessions')} active sessions"
                       f" (line {a['line']})"} for a in slots]
     if not cols:
         return None
@@ -503,7 +504,8 @@ def activity_chart(windows: list[dict], times: list[tuple], marks: list[dict]):
         return None
     columns = sorted(cols.values(), key=lambda c: c["begin"])
     for c in columns:
-        c["title"] = (f"{c['begin']:%Y-%m-%d %H:%M} → {c['end']:%H:%M} ({', '.join(c['instances'])}), "
+        span = time_span(c["begin"].strftime("%Y-%m-%d %H:%M"), c["end"].strftime("%Y-%m-%d %H:%M"), " → ")
+        c["title"] = (f"{span} ({', '.join(c['instances'])}), "
                       f"{fmt_value(sum(c['parts'].values()), 'sessions')} active sessions")
     names = {n for c in columns for n in c["parts"]}
     order = [n for n in STACK_ORDER if n in names] + sorted(names - set(STACK_ORDER))
