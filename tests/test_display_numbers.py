@@ -52,3 +52,48 @@ def test_never_more_decimals_than_the_unit_needs(v, unit):
     if not text.startswith(("<", ">")):
         # what is shown is the value rounded, not another one
         assert float(text.replace(",", "")) == pytest.approx(v, rel=0.01, abs=0.5 * 10 ** -decimals_for(unit))
+
+
+# --- the labels and references that carry numbers -----------------------------------------------------------------
+
+from awrscope.render.common import source_lines, time_span, unit_of, window_label  # noqa: E402
+
+
+@pytest.mark.parametrize("begin,end,text", [
+    ("2023-12-23 04:00:12", "2023-12-23 05:00:40", "2023-12-23 04:00..05:00"),
+    # across midnight the end keeps its date: '05:59..04:00' reads as a window that ends before it began
+    ("2023-12-23 05:59:00", "2023-12-24 04:00:00", "2023-12-23 05:59..2023-12-24 04:00"),
+    ("2023-12-31 23:00:00", "2024-01-01 00:00:00", "2023-12-31 23:00..2024-01-01 00:00"),
+    ("2023-12-23 05:59:00", None, "2023-12-23 05:59..?"), (None, "2023-12-24 04:00:00", "?..2023-12-24 04:00"),
+])
+def test_time_span_keeps_the_end_date_across_midnight(begin, end, text):
+    assert time_span(begin, end) == text
+
+
+def test_trend_window_label_across_midnight():
+    w = {"begin_time": "2023-12-23 05:59:03", "end_time": "2023-12-24 04:00:01", "instance": "PROD1",
+         "begin_snap": 101, "end_snap": 123}
+    assert window_label(w) == "2023-12-23 05:59..2023-12-24 04:00 PROD1 snaps 101-123"
+    assert window_label(dict(w, end_time="2023-12-23 07:00:00")) == "2023-12-23 05:59..07:00 PROD1 snaps 101-123"
+
+
+def test_an_evidence_cites_each_report_line_once():
+    # a wait's count and its time come from one row: one link, both figures in its title
+    src = [{"section": "wait_events_fg", "row": "log file sync", "field": "waits", "line": 174, "value": 182738.0},
+           {"section": "wait_events_fg", "row": "log file sync", "field": "time_s", "line": 174, "value": 326.40000000000003},
+           {"section": "time_model", "row": "DB time", "field": "time_s", "line": 90, "value": 6404.5},
+           {"section": "wait_events_fg", "row": "log file sync", "field": "avg_ms", "line": 174, "value": 1.7862},
+           {"section": "key_metric", "row": "x", "field": "v", "line": None, "value": 1.0},
+           {"section": "key_metric", "row": "y", "field": "v", "line": None, "value": 2.0}]
+    got = source_lines(src)
+    assert [(s["section"], s["line"]) for s in got] == [("wait_events_fg", 174), ("time_model", 90),
+                                                        ("key_metric", None), ("key_metric", None)]
+    assert got[0]["title"] == ("wait_events_fg / log file sync / waits = 182,738; log file sync / time_s = 326.4; "
+                               "log file sync / avg_ms = 1.79")
+
+
+@pytest.mark.parametrize("key,unit", [("lfs_ms_after", "ms"), ("lfs_ms_at_alpha", "ms"), ("saved_s", "s"),
+                                      ("pct_db_time_saved", "%"), ("max_redo_writes_per_s_per_lgwr", "1/s"),
+                                      ("lgwr_utilisation", ""), ("lfs_waits_after", ""), ("switches_per_hour_after", "")])
+def test_unit_of_a_result_key(key, unit):
+    assert unit_of(key) == unit
