@@ -18,7 +18,7 @@ UNIT_DECIMALS = {
     "ms": 3, "us": 2, "µs": 2,
     "s": 2, "min": 2, "h": 2,
     "%": 2,
-    "sessions": 2, "AAS": 2, "processes": 2,
+    "sessions": 2, "AAS": 2, "processes": 2, "CPUs": 2,
     "MiB": 2, "GiB": 2, "KiB": 1, "MB": 2, "GB": 2, "MiB/s": 2, "MB/s": 2, "GiB/s": 2,
     "1/s": 2, "/s": 2, "1/h": 2, "1/min": 2,
     "count": 2, "blocks": 2, "samples": 2, "B": 0, "B/s": 0, "Bps": 0,

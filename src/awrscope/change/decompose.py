@@ -188,7 +188,7 @@ def _write_path_notes(s0: dict, s1: dict, bg: list[dict]) -> list[str]:
     if lg0 and lg1 and lg0[2] and lg1[2] and min(lg0[1], lg1[1]) >= MIN_SPLIT_S:
         a0, a1 = 1000.0 * lg0[1] / lg0[2], 1000.0 * lg1[1] / lg1[2]
         if a0 and abs(a1 - a0) >= 0.2 * a0:
-            notes.append(f"LGWR writes (log file parallel write) {a0:.2f} → {a1:.2f} ms")
+            notes.append(f"LGWR writes (log file parallel write) {fmt_value(a0, 'ms')} → {fmt_num(a1, 'ms')}")
     b0, b1 = m0.get("redo_block_size_est"), m1.get("redo_block_size_est")
     if b0 and b1 and b0 != b1:
         notes.append(f"redo block size {b0:,.0f} → {b1:,.0f} B (estimated from redo wastage per write)")

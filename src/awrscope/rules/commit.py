@@ -153,7 +153,7 @@ def r01(ctx: Context, th: dict):
                 f"behind slow LGWR writes, as the finding takes it: alpha = lfs_ms / L = {fmt_num(a)}, all of the commit wait "
                 "scales with the write latency (the upper bound)",
                 "lower bound: alpha 1.0 with the non-I/O part held constant (none of it is I/O)"]
-    title = f"Redo write I/O latency bound: {ca.L:.2f} ms per LGWR write, log file sync {ca.lfs_ms:.2f} ms"
+    title = f"Redo write I/O latency bound: {fmt_num(ca.L, 'ms')} per LGWR write, log file sync {fmt_num(ca.lfs_ms, 'ms')}"
     return make_finding(ctx, "R01", seconds, conf, ev,
                         "Put the online redo logs on dedicated low-latency storage (flash/NVMe/PMEM or a write-cached "
                         "array, not RAID-5/6), isolated from datafile and archive-read I/O; make sure async I/O is on "
@@ -214,7 +214,7 @@ def r02(ctx: Context, th: dict):
     L_show = ok[0]
     O = max(0.0, ca.lfs_ms - ca.alpha * L_show)
     cause = "CPU / scheduling / post-wait" if ca.cpu_evidence else "cause undetermined"
-    title = f"Non-I/O commit latency ({cause}): log file sync {ca.lfs_ms:.2f} ms vs LGWR {L_show:.2f} ms per write"
+    title = f"Non-I/O commit latency ({cause}): log file sync {fmt_num(ca.lfs_ms, 'ms')} vs LGWR {fmt_num(L_show, 'ms')} per write"
     if rng:
         title += f"; non-I/O share {rng[0]:.1f}-{rng[1]:.1f} % of DB time"
     ev = _lfs_evidence(ctx, ca, th) + [
@@ -293,7 +293,7 @@ def r03(ctx: Context, th: dict):
                         "Commit once per business transaction or every N rows, use array DML; where durability semantics "
                         "allow, COMMIT WRITE BATCH NOWAIT / COMMIT_LOGGING=BATCH, COMMIT_WAIT=NOWAIT (the last "
                         "transactions can be lost in a crash); avoid NOCACHE sequences and other recursive commits.",
-                        title=f"Chatty commits: {m.v('commit_rate') or 0:,.0f} commits/s at {ca.lfs_ms:.2f} ms each",
+                        title=f"Chatty commits: {m.v('commit_rate') or 0:,.0f} commits/s at {fmt_num(ca.lfs_ms, 'ms')} each",
                         confirm="SQL ordered by Executions: many single-row DML per commit; application commit points.",
                         refute="Few executions per commit with large redo per commit.",
                         whatif=[w2_commit_batching(B, ca.lfs_waits, ca.lfs_time_s, m.v("db_time_s"), ca.lfs_ms)],
@@ -351,7 +351,7 @@ def r15(ctx: Context, th: dict):
     caveats = list(ca.notes)
     rest = (ca.non_io_part_s or 0.0) - seconds
     if rest > 0.5:
-        caveats.append(f"polling adds at most one poll interval (~{bound_ms:.2f} ms, LGWR's write time) per polled commit: "
+        caveats.append(f"polling adds at most one poll interval (~{fmt_num(bound_ms, 'ms')}, LGWR's write time) per polled commit: "
                        f"{seconds:,.1f} s of the non-I/O remainder; the other {rest:,.1f} s "
                        f"({ca.O_ms:.1f} ms per commit in all) need another cause (CPU / scheduling: R02)")
     return make_finding(ctx, "R15", seconds, "medium",
@@ -361,7 +361,7 @@ def r15(ctx: Context, th: dict):
                                                                 note="the most polling can add per polled commit: max(L, min_poll_ms)")],
                         "Confirm polling in the LGWR trace; if switching hurts latency, discuss "
                         "_use_adaptive_log_file_sync=FALSE with Oracle Support.",
-                        title=f"Adaptive log file sync polling: {poll:.0f} % of commits polled, up to {bound_ms:.2f} ms each",
+                        title=f"Adaptive log file sync polling: {poll:.0f} % of commits polled, up to {fmt_num(bound_ms, 'ms')} each",
                         confirm="LGWR trace 'Log file sync switching to polling'.", refute="poll_share low in other intervals.",
                         caveats=caveats)
 
@@ -442,7 +442,7 @@ def r17(ctx: Context, th: dict):
                                         "much as behind each write's latency" if writing.value >= 0.5 else
                                         "they were idle most of the window"))
     base = "of sampled foreground activity" if ash else "of DB time"
-    per = f" at {lfs.avg_ms:.2f} ms per commit" if lfs.avg_ms is not None else ""
+    per = f" at {fmt_num(lfs.avg_ms, 'ms')} per commit" if lfs.avg_ms is not None else ""
     return make_finding(ctx, "R17", seconds, "medium" if not ash else "low", ev,
                         "Read LGWR's write latency for this window (an AWR report of it: Background Wait Events "
                         "'log file parallel write'; OS iostat on the redo devices). Slow writes (>= 5 ms): put the "

@@ -7,7 +7,7 @@ import re
 from ..oracle.events import wait_class
 from .base import Context, Evidence, make_finding, pct_text, rule
 from .load import run_queue_confirmed
-from ..numfmt import fmt_num
+from ..numfmt import fmt_num, fmt_value
 
 def cpu_over_db_time(ctx: Context) -> str | None:
     """What to say when the report prints DB CPU above DB time (a part larger than its whole: seen in
@@ -164,7 +164,7 @@ def g02(ctx: Context, th: dict):
                            + (f", host {pct_text(busy)} busy" + (f" (its {cpus:g} SMT threads; up to {pct_text(smt_busy)} "
                                                                    f"of its {cores:g} cores)" if smt_busy is not None else "")
                               if busy is not None else
-                              f", CPU demand {fmt_num(demand)} of the CPUs" if demand is not None else "")
+                              f", CPU demand {fmt_value(demand, 'CPUs')} of the CPUs" if demand is not None else "")
                            + (f", {pct_text(mine)} of it this instance" if others else ""))
     over = cpu_over_db_time(ctx)
     if over:
@@ -290,7 +290,7 @@ def _largest_read(ctx: Context) -> str:
     if e is None:
         return "multi-block reads"
     if (e.waits or 0) > 0 and e.avg_ms is not None:  # a read of many blocks: its time depends on its size
-        return f"{e.name}, {e.avg_ms:.2f} ms a wait for reads of several blocks"
+        return f"{e.name}, {fmt_num(e.avg_ms, 'ms')} a wait for reads of several blocks"
     return e.name
 
 

@@ -95,7 +95,7 @@ def cpu_saturation(m: Metrics) -> list[str]:
     if busy is not None and busy >= SATURATED_BUSY_PCT:
         out.append(f"host {pct_text(busy)} busy")
     if demand is not None and demand >= SATURATED_DEMAND:
-        out.append(f"DB and background CPU {demand:.2f} of the CPUs")
+        out.append(f"DB and background CPU {fmt_value(demand, 'CPUs')} of the CPUs")
     if dbt:
         rm = m.fg_time("resmgr:cpu quantum")
         gap = m.v("unaccounted_s") or 0.0

@@ -88,7 +88,7 @@ def _commit_facts(ctx: Context) -> str:
     if rate is not None and rate >= r03["commit_rate"] and lfs is not None and lfs <= r03["normal_lfs_ms"] \
             and wpc is not None and wpc < r03["waits_per_commit_lo"] and (lgwr is None or lgwr < 5.0):
         # R03's band of about one wait per commit missed from below: commits in a PL/SQL call wait once per call
-        return (f"each commit waits a normal {lfs:.2f} ms" + (f" on fast LGWR writes ({fmt_num(lgwr, 'ms')})" if lgwr else "")
+        return (f"each commit waits a normal {fmt_num(lfs, 'ms')}" + (f" on fast LGWR writes ({fmt_num(lgwr, 'ms')})" if lgwr else "")
                 + f": the time is the number of commits ({rate:,.0f}/s), as in R03, whose band of one log file sync per "
                 f"commit ({r03['waits_per_commit_lo']:g}-{r03['waits_per_commit_hi']:g}) it misses at {fmt_num(wpc)} (commits "
                 "inside a PL/SQL call wait once per call). Fewer commits (per business transaction, array DML) are "
@@ -143,7 +143,7 @@ def g15(ctx: Context, th: dict):
         ctx.claim(l.name, l.free)
     shown = picked[:4]
     ev = [Evidence(f"pct_db_time[{l.name}]", round(led.pct(l.seconds), 3), "%", f">= {th['pct']} % (leaf or class)", l.sources,
-                   f"wait class {l.wait_class}" + (f", {l.avg_ms:.2f} ms per wait" if l.avg_ms is not None else ""))
+                   f"wait class {l.wait_class}" + (f", {fmt_num(l.avg_ms, 'ms')} per wait" if l.avg_ms is not None else ""))
           for l in shown]
     advice = list(dict.fromkeys(f"{l.name}: " + (_commit_facts(ctx) if l.name.lower() == "log file sync" else
                                                  _advice(l.name, l.wait_class)) for l in shown))

@@ -64,7 +64,7 @@ def g07(ctx: Context, th: dict):
     ids = ", ".join(dict.fromkeys(c.name for c in counted))  # RAC and PDB rows repeat a SQL id
     f = make_finding(ctx, "G07", seconds, "high",
                      [Evidence(f"elapsed_s[{c.name}]", c.value, "s", f">= {th['stmt_pct']} % of DB time each",
-                               (Source(c.section, c.name, "elapsed", c.line, c.value),), f"{c.share_pct:.2f} % of DB time")
+                               (Source(c.section, c.name, "elapsed", c.line, c.value),), f"{fmt_num(c.share_pct, '%')} of DB time")
                       for c in counted],
                      "Tune these statements first (SQL Tuning Advisor, the execution plan from AWR: awrsqrpt.sql for the "
                      "SQL id): check the access path, the row counts per execution, and whether they run more often than "
