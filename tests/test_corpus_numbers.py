@@ -21,8 +21,9 @@ from awrscope.render.text import render_text, trend_text
 
 REPORTS = sorted(CORPUS.iterdir()) if CORPUS.is_dir() else []
 
-#: a decimal with four digits or more after the point, not part of an identifier, a version or a dotted name
-LONG_DECIMAL = re.compile(r"(?<![\w.])\d[\d,]*\.\d{4,}(?![\w.])")
+#: a decimal with four digits or more after the point, or a thousand and more with decimals but no thousands
+#: separator ('1096.8 ms', '1973.00 ms'), not part of an identifier, a version or a dotted name
+LONG_DECIMAL = re.compile(r"(?<![\w.])\d[\d,]*\.\d{4,}(?![\w.])|(?<![\w.,])\d{4,}\.\d+(?![\w.])")
 #: a culprit line's share written as nothing: '0 % of', '<0.01 % of'
 ZERO_SHARE = re.compile(r"(?<![\d.])(?:0|<0\.0*1) % of ")
 ABOVE = re.compile(r"findings? above")

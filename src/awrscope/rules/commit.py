@@ -119,11 +119,11 @@ def r01(ctx: Context, th: dict):
     range_pct = None
     if queueing:
         io_only = _w1_saved_s(ca, Lp, ca.alpha)
-        caveats.append(f"the non-I/O remainder of log file sync ({ca.non_io_part_s:,.0f} s, {ca.O_ms:.1f} ms per commit) is "
+        caveats.append(f"the non-I/O remainder of log file sync ({ca.non_io_part_s:,.0f} s, {fmt_num(ca.O_ms, 'ms')} per commit) is "
                        "taken as probable I/O queueing behind slow LGWR writes (L in tier poor; "
                        + ("no sign of CPU pressure" if not ca.cpu_evidence else
-                          f"a wake-up overhead of {(m.v('fg_wakeup_overhead_us') or 0.0) / 1000.0:.1f} ms of its "
-                          f"{ca.O_ms:.1f} ms a commit" if m.v("fg_wakeup_overhead_us") else
+                          f"a wake-up overhead of {fmt_num((m.v('fg_wakeup_overhead_us') or 0.0) / 1000.0, 'ms')} of its "
+                          f"{fmt_num(ca.O_ms, 'ms')} a commit" if m.v("fg_wakeup_overhead_us") else
                           "the CPU signals below do not account for it")
                        + (f", the host {pct_text(m.v('host_cpu_busy_pct'))} busy" if m.v("host_cpu_busy_pct") is not None
                           else "") + "), in the "
@@ -149,7 +149,7 @@ def r01(ctx: Context, th: dict):
     if queueing:
         for w in wi:
             w["assumptions"][:2] = [
-                f"the non-I/O part of log file sync ({ca.O_ms:.1f} ms per commit at alpha {ca.alpha}) is I/O queueing "
+                f"the non-I/O part of log file sync ({fmt_num(ca.O_ms, 'ms')} per commit at alpha {fmt_num(ca.alpha)}) is I/O queueing "
                 f"behind slow LGWR writes, as the finding takes it: alpha = lfs_ms / L = {fmt_num(a)}, all of the commit wait "
                 "scales with the write latency (the upper bound)",
                 "lower bound: alpha 1.0 with the non-I/O part held constant (none of it is I/O)"]

@@ -340,7 +340,7 @@ def g06(ctx: Context, th: dict):
                             "Stats, queueing, other tenants) and tune the SQL with most physical reads (SQL ordered by Reads).")
     elif timed and not reads:  # single-block reads too few to speak for the rest of the read time
         f.caveats.append(f"single-block reads are {_secs(sum(e.time_s for e in timed))} of the {_secs(read_time)} of "
-                         f"reads: their latency ({timed[0].avg_ms:.1f} ms) does not say how fast the others "
+                         f"reads: their latency ({fmt_num(timed[0].avg_ms, 'ms')}) does not say how fast the others "
                          f"({_largest_read(ctx)}) are")
     elif not reads and multi:  # a read of many blocks takes longer by its size: slow storage is not told by it
         f.caveats.append(f"no single-block read is printed, and {multi[0].name} averages {multi[0].avg_ms:.1f} ms a "

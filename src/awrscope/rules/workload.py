@@ -133,7 +133,7 @@ def _tm(ctx: Context, name: str):
 
 def _tm_ev(name: str, v: float, row, dbt: float, threshold: str | None = None) -> Evidence:
     return Evidence(f"time_model[{name}]", round(100.0 * v / dbt, 3), "%", threshold,
-                    (Source("time_model", row.name, "time_s", row.line, v),), f"{v:,.1f} s")
+                    (Source("time_model", row.name, "time_s", row.line, v),), fmt_num(v, "s"))
 
 
 #: Foreground waits that parsing itself causes: what parse time is made of besides CPU.
