@@ -80,7 +80,7 @@ def plain_number(v: float | int, unit: str = "") -> str:
     if a >= 1e6 or (a >= 100 and float(v).is_integer()):
         return f"{v:,.0f}"
     if a >= 100:
-        return f"{v:,.{min(1, cap)}f}"
+        return _trim(f"{v:,.{min(1, cap)}f}")  # 1,054 ms, not 1,054.0
     if a >= 1:
         return _trim(f"{v:.{min(1 if a >= 10 and unit in THREE_FIGURES else 2, cap)}f}")
     # below 1: three significant figures, as many decimals as the unit allows
