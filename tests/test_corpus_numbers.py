@@ -13,11 +13,12 @@ import pytest
 from conftest import CORPUS, parse_path
 
 from awrscope.analysis import analyze
+from awrscope.change.compare import compare
 from awrscope.change.trend import trend, windows_of
 from awrscope.mcp.tools import summary
-from awrscope.render.html import render_analysis, render_trend
-from awrscope.render.markdown import render_markdown, trend_markdown
-from awrscope.render.text import render_text, trend_text
+from awrscope.render.html import render_analysis, render_compare, render_trend
+from awrscope.render.markdown import compare_markdown, render_markdown, trend_markdown
+from awrscope.render.text import compare_text, render_text, trend_text
 
 REPORTS = sorted(CORPUS.iterdir()) if CORPUS.is_dir() else []
 
@@ -176,3 +177,22 @@ def test_a_window_across_midnight_keeps_its_end_date(analysed, name):
     want = f"{begin[:16]}..{end[:16]}"
     assert want in trend_text(doc) and want in trend_markdown(doc)
     assert end[:16] in visible_text(render_trend(doc))
+
+
+PAIRS = [("awr_html_11203_antognini_top2_1830_1845.html", "awr_html_11203_antognini_top2_1930_1945.html"),
+         ("awr_txt_11203_slob_skoehler_100k_iops.txt", "awr_txt_11203_antognini_top2_1830_1845.txt"),
+         ("awr_html_12102_sarthi2020_2.html", "awr_html_12102_sarthi2020_4.html"),
+         ("statspack_txt_11203_antognini_top2_1830_1845.txt", "statspack_txt_11203_antognini_top2_1930_1945.txt")]
+
+
+@pytest.mark.parametrize("before,after", PAIRS, ids=lambda n: n[:32])
+def test_compare_outputs_write_numbers_as_a_dba_does(before, after):
+    """``awrscope compare`` of two reports: its tables of changes ('+50800.0 %' was the HTML's statistics table)."""
+    paths = [CORPUS / before, CORPUS / after]
+    if not all(p.exists() for p in paths):
+        pytest.skip("corpus not available")
+    doc = compare(*(parse_path(p) for p in paths))
+    quoted = _report_strings({"source": {"path": ""}, "sql_change": doc.get("sql_change")})
+    outputs = {"text": compare_text(doc), "markdown": compare_markdown(doc), "html": visible_text(render_compare(doc))}
+    bad = {fmt: found for fmt, text in outputs.items() if (found := _long_decimals(_without(text, quoted)))}
+    assert not bad, bad

@@ -240,7 +240,7 @@ def compare_text(doc: dict) -> str:
             lo, hi = w["predicted"]
             out.append(f"    {w['id']} {w['title']}: predicted {w['metric']} {fmt_value(lo, w['unit'])}-{fmt_value(hi, w['unit'])} {w['unit']}, measured "
                        f"{fmt_value(w['measured'], w['unit'])} {w['unit']}: {w['verdict']} (error {fmt_value(w['error'], w['unit'])} {w['unit']}"
-                       + (f", {w['error_pct']:+.0f} %" if w["error_pct"] is not None else "") + ")")
+                       + (f", {fmt_num(round(w['error_pct']), '%', signed=True)}" if w["error_pct"] is not None else "") + ")")
     s = doc.get("scalability")
     if s:
         out += ["", f"  scalability (M103): {s['streams'][0]:g} → {s['streams'][1]:g} streams, elapsed "

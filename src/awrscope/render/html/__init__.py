@@ -82,6 +82,7 @@ def environment() -> Environment:
                       auto_reload=False)  # package data: no stat() of each partial at every page
     env.filters["num"] = fmt_num
     env.filters["val"] = fmt_value  # the number alone, at its unit's precision (the unit is in its own column)
+    env.filters["signed"] = lambda v, unit="": fmt_num(v, unit, signed=True)  # a change: '+50,800 %'
     from ..common import evidence_label, prose, unit_of
     env.filters["unit_of"] = unit_of
     env.filters["evidence_label"] = evidence_label

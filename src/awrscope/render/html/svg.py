@@ -236,7 +236,7 @@ def panels(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a
         x0, y0 = (k % cols) * (pw + gap), head + (k // cols) * (ph + 10)
         unit = r.get("unit") or ""
         pct = r.get("pct")
-        change = "" if pct is None else f"{pct:+.0f} %"
+        change = "" if pct is None else _n(round(pct), "%", signed=True)
         vmax = max(r.get(a_key) or 0, r.get(b_key) or 0) or 1.0
         bar_w = pw - 16 - val_w
         title = f"{r['label']}: {a_name} {_n(r.get(a_key), unit)}, {b_name} {_n(r.get(b_key), unit)}" + \

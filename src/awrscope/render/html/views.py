@@ -382,7 +382,7 @@ def compare_view(doc: dict) -> dict:
         rows.append({"id": mid, "label": d.get("label", mid), "kind": d.get("kind"), **_delta_cells(d, d.get("unit", ""))})
     def bar(r: dict) -> dict:
         return {"label": r["label"], "before": r["before"], "after": r["after"],
-                "note_b": f"  ({r['pct']:+.0f} %)" if r.get("pct") is not None else ""}
+                "note_b": f"  ({fmt_num(round(r['pct']), '%', signed=True)})" if r.get("pct") is not None else ""}
     # DB time per transaction is a latency too, but ~100x the redo latencies: it would flatten them.
     lat = [bar(r) for r in rows if r["unit"] == "ms" and r["id"] != "db_time_per_txn_ms"
            and (r["before"] is not None or r["after"] is not None)]
