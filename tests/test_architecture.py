@@ -13,6 +13,8 @@ PKG = SRC / "awrscope"
 
 # layer -> layers it must never import (first component under awrscope)
 FORBIDDEN = {
+    "numfmt": {"oracle", "parsers", "metrics", "rules", "analysis", "change", "whatif", "render", "store", "web", "cli",
+               "loader", "serialize", "model", "ledger", "trace", "mcp", "redact"},
     "oracle": {"parsers", "metrics", "rules", "analysis", "change", "whatif", "render", "store", "web", "cli",
                "loader", "serialize", "model"},
     "model": {"parsers", "metrics", "rules", "render", "store", "web", "cli"},

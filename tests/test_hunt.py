@@ -128,7 +128,7 @@ def test_an_ash_report_says_its_sessions_are_the_foreground_part_and_its_cpu_row
     path = HUNT / "ash_txt_12101_antognini_dbm12101_0212_2217.txt"
     doc = analyze_path(path)
     assert doc["metrics"]["db_time_s"]["value"] == pytest.approx(15.28 * 300 * (1 - 0.1056), abs=0.05)
-    assert doc["verdict"]["load"]["summary"].startswith("13.7 foreground (of 15.28 printed, background included) average active "
+    assert doc["verdict"]["load"]["summary"].startswith("13.7 foreground (of 15.3 printed, background included) average active "
                                           "sessions on 4 CPUs")
     leaves = {l["name"]: l for l in doc["ledger"]["leaves"]}
     cpu = leaves["CPU + Wait for CPU"]

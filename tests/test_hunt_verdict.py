@@ -96,7 +96,7 @@ def test_gap_with_a_short_run_queue_is_not_a_cpu_queue(corpus):
     assert g10["confidence"] == "low" and g10["leaves"] == ["(remainder)"]
     rest = next(l for l in d["ledger"]["leaves"] if l["kind"] == "remainder")
     assert rest["pct_db_time"] == pytest.approx(70.8, abs=0.05) and rest["annotations"][0]["id"] == "G10"
-    assert g10["title"] == "70.8 % of DB time is neither CPU nor a printed wait (the OS run queue was short (0.0088 processes))"
+    assert g10["title"] == "70.8 % of DB time is neither CPU nor a printed wait (the OS run queue was short (0.009 processes))"
     assert d["metrics"]["cpu_queue_aas"]["value"] == pytest.approx(286.0 / 32398.2, rel=1e-9)
     load = d["verdict"]["load"]
     assert load["level"] == "busy" and "no OS figure shows a CPU queue" in load["summary"]

@@ -3,6 +3,8 @@ the model id, the question, the inputs, the assumptions, the result range and a
 one-line statement. Pure arithmetic: no report access."""
 from __future__ import annotations
 
+from .numfmt import fmt_num, fmt_value
+
 ALPHA_RANGE = (1.0, 2.0)
 
 
@@ -50,20 +52,19 @@ def w1_faster_redo(target_ms: float, L: float, lfs_ms: float, waits: float, lfs_
     pmax = res["result"]["pct_db_time_saved"][1]
     mid = outcomes[1]
     if hi > 3 * max(lo, 0.01):
-        # the range is the queueing factor's, not a measurement's: give the estimate at the factor used, and say
-        # what the bounds are and what would narrow them
-        factors = (ALPHA_RANGE[0], alpha, ALPHA_RANGE[1])
-        a_lo, a_hi = factors[outcomes.index(lo)], factors[outcomes.index(hi)]
-        after = (f"about {mid:.2f} ms at the queueing factor used ({alpha:.3g}); {lo:.2f} ms at factor {a_lo:.3g}, "
-                 f"{hi:.2f} ms at factor {a_hi:.3g}: the report cannot tell how much of each commit wait queues "
-                 "behind the slow writes; the log file parallel write histogram or the redo devices' iostat await "
-                 "narrows it")
+        # the range is the queueing factor's, not a measurement's ('0.97 ms at factor 9.72, 2,465 ms at factor 1' is
+        # nothing to act on): one figure, the estimate at the factor used, with the assumption it rests on and what
+        # would check it; the bounds stay in the result (lfs_ms_after)
+        after = (f"about {fmt_num(mid, 'ms')}, assuming each commit keeps waiting {fmt_num(alpha)} times the LGWR "
+                 "write time, all of it behind the slow writes (the queueing factor used); what of the wait is not "
+                 "behind the writes stays, and the report cannot tell how much that is: the log file parallel write "
+                 "histogram or the redo devices' iostat await does")
         res["result"]["lfs_ms_at_alpha"] = round(mid, 3)
     else:
-        after = f"between {lo:.2f} and {hi:.2f} ms"
-    res["text"] = (f"moving redo to {target_ms:g} ms storage: log file sync from {lfs_ms:.2f} ms to {after}; at most "
-                   f"{pmax if pmax is not None else '?'} % of DB time saved "
-                   f"(max redo writes/s per LGWR {1000.0 / L:.0f} -> {1000.0 / Lp:.0f})")
+        after = f"between {fmt_value(lo, 'ms')} and {fmt_num(hi, 'ms')}"
+    res["text"] = (f"moving redo to {target_ms:g} ms storage: log file sync from {fmt_num(lfs_ms, 'ms')} to {after}; at most "
+                   f"{fmt_num(pmax, '%', none='? %')} of DB time saved "
+                   f"(max redo writes/s per LGWR {1000.0 / L:,.0f} -> {1000.0 / Lp:,.0f})")
     return res
 
 
@@ -78,7 +79,7 @@ def w2_commit_batching(B: float, waits: float, lfs_time_s: float, db_time_s: flo
             "result": {"lfs_waits_after": round(waits / B), "saved_s": [0.0, round(saved, 1)],
                        "pct_db_time_saved": [0.0, None if p is None else round(p, 2)]},
             "text": f"batching {B:g} commits into one: log file sync waits from {waits:,.0f} to {waits / B:,.0f}; "
-                    f"at most {p if p is None else round(p, 1)} % of DB time saved"}
+                    f"at most {fmt_num(p, '%', none='? %')} of DB time saved"}
 
 
 def w3_resize_logs(redo_bytes_per_hour: float, new_size_B: float, switches_per_hour: float | None,
@@ -100,7 +101,7 @@ def w3_resize_logs(redo_bytes_per_hour: float, new_size_B: float, switches_per_h
                     + (f"{sph:.1f} switches per hour" if sph is not None else "switch rate unknown")
                     + (f" (was {switches_per_hour:.1f})" if switches_per_hour is not None
                        else " (the report does not print the current switch rate)")
-                    + (f"; up to {p:.1f} % of DB time saved" if p is not None else "")}
+                    + (f"; up to {fmt_num(p, '%')} of DB time saved" if p is not None else "")}
 
 
 def w4_pga(temp_time_s: float, db_time_s: float | None, extra_ratio: float | None = None) -> dict:
@@ -113,7 +114,7 @@ def w4_pga(temp_time_s: float, db_time_s: float | None, extra_ratio: float | Non
             "assumptions": ["TEMP I/O time scales with the extra work-area bytes (PGA Memory Advisory)",
                             "CPU effect ignored" + ("" if extra_ratio is not None else "; no advisory ratio: all spills removed (upper bound)")],
             "result": {"saved_s": [0.0, round(saved, 1)], "pct_db_time_saved": [0.0, None if p is None else round(p, 2)]},
-            "text": f"no more TEMP spills: at most {p if p is None else round(p, 1)} % of DB time saved"}
+            "text": f"no more TEMP spills: at most {fmt_num(p, '%', none='? %')} of DB time saved"}
 
 
 def w5_lgwr_cpu(waits: float, O_ms: float, db_time_s: float | None, O_normal_ms: float = 0.2) -> dict:
@@ -124,8 +125,8 @@ def w5_lgwr_cpu(waits: float, O_ms: float, db_time_s: float | None, O_normal_ms:
             "inputs": {"lfs_waits": waits, "non_io_ms": O_ms, "O_normal_ms": O_normal_ms},
             "assumptions": [f"a healthy system keeps about {O_normal_ms} ms of non-I/O time per commit"],
             "result": {"saved_s": [0.0, round(saved, 1)], "pct_db_time_saved": [0.0, None if p is None else round(p, 2)]},
-            "text": f"non-I/O commit time from {O_ms:.2f} to {O_normal_ms} ms per commit: at most "
-                    f"{p if p is None else round(p, 1)} % of DB time saved"}
+            "text": f"non-I/O commit time from {fmt_value(O_ms, 'ms')} to {fmt_num(O_normal_ms, 'ms')} per commit: at most "
+                    f"{fmt_num(p, '%', none='? %')} of DB time saved"}
 
 
 def w6_truncate_to_gtt(reuse_time_s: float, db_time_s: float | None) -> dict:
@@ -137,4 +138,4 @@ def w6_truncate_to_gtt(reuse_time_s: float, db_time_s: float | None) -> dict:
                             "measure the scalability metric M103 (s = 2*t5/t10 - 1) before and after"],
             "result": {"saved_s": [round(0.8 * reuse_time_s, 1), round(reuse_time_s, 1)],
                        "pct_db_time_saved": [None if p is None else round(0.8 * p, 2), None if p is None else round(p, 2)]},
-            "text": f"work tables as GTTs: {0.8 * (p or 0):.1f}-{p if p is None else round(p, 1)} % of DB time saved"}
+            "text": f"work tables as GTTs: {fmt_value(0.8 * (p or 0), '%')}-{fmt_num(p, '%', none='? %')} of DB time saved"}

@@ -21,6 +21,8 @@ waits for the write in progress and then its own: 1-2 writes, spec C.2):
 Two LGWR timing sources that disagree by more than 2x: the parts rest on the lower one."""
 from __future__ import annotations
 
+from ..numfmt import fmt_num
+
 from msgspec import Struct, field
 
 from ..metrics import Metrics, lgwr_latency
@@ -143,7 +145,7 @@ def attribute(m: Metrics, cpu: HostCpu, flash_declared: bool = False) -> CommitA
     if alt is not None:
         other = lfs.time_s - min(lfs.time_s, lfs.waits * a * alt / 1000.0)
         ca.non_io_range_s = (min(ca.non_io_part_s, other), max(ca.non_io_part_s, other))
-        ca.notes.append(f"LGWR timing sources disagree: {L_id} = {L:.3g} ms vs {alt_id} = {alt:.3g} ms per write; "
+        ca.notes.append(f"LGWR timing sources disagree: {L_id} = {fmt_num(L, 'ms')} vs {alt_id} = {fmt_num(alt, 'ms')} per write; "
                         "the non-I/O remainder is given as a range")
     ca.cpu_evidence = cpu.signals()
     ca.parts = _decompose(m, ca, cpu)
@@ -170,22 +172,22 @@ def _decompose(m: Metrics, ca: CommitAttribution, cpu: HostCpu) -> list[CommitPa
     io = min(lfs_ms, a * L)
     # the write a healthy system still pays comes first: faster storage cannot remove it
     base = min(io, a * min(L, REDO_WRITE_OK_MS))
-    take(PARTS[0], "R01", io - base, f"alpha x (L - {REDO_WRITE_OK_MS:g} ms) = {a:g} x ({L:.3g} - {REDO_WRITE_OK_MS:g}) ms"
-         + (" (L healthy: none)" if L <= REDO_WRITE_OK_MS else f", capped at the wait {lfs_ms:.3g} ms" if io < a * L else ""))
-    take(PARTS[1], "R03", base, f"alpha x min(L, {REDO_WRITE_OK_MS:g} ms) = {a:g} x {min(L, REDO_WRITE_OK_MS):.3g} ms")
+    take(PARTS[0], "R01", io - base, f"alpha x (L - {REDO_WRITE_OK_MS:g} ms) = {a:g} x ({fmt_num(L)} - {REDO_WRITE_OK_MS:g}) ms"
+         + (" (L healthy: none)" if L <= REDO_WRITE_OK_MS else f", capped at the wait {fmt_num(lfs_ms, 'ms')}" if io < a * L else ""))
+    take(PARTS[1], "R03", base, f"alpha x min(L, {REDO_WRITE_OK_MS:g} ms) = {a:g} x {fmt_num(min(L, REDO_WRITE_OK_MS), 'ms')}")
     rest = lfs_ms - io
     rs = m.v("remote_sync_ms")
     if rs is not None:
-        rest -= take(PARTS[2], "R14", min(rest, rs), f"SYNC remote write {rs:.3g} ms, at most the non-I/O part")
+        rest -= take(PARTS[2], "R14", min(rest, rs), f"SYNC remote write {fmt_num(rs, 'ms')}, at most the non-I/O part")
     poll = m.v("poll_share")
     if poll:
         bound = max(L, MIN_POLL_MS)
         rest -= take(PARTS[3], "R15", min(rest, poll / 100.0 * bound),
-                     f"{poll:.3g} % of syncs polled x max(L, {MIN_POLL_MS:g} ms) = {poll / 100.0 * bound:.3g} ms")
+                     f"{fmt_num(poll, '%')} of syncs polled x max(L, {MIN_POLL_MS:g} ms) = {fmt_num(poll / 100.0 * bound, 'ms')}")
     ovh = m.v("fg_wakeup_overhead_us")
     if ovh is not None:
         rest -= take(PARTS[4], "R02", min(rest, ovh / 1000.0),
-                     f"'redo synch time overhead' {ovh / 1000.0:.3g} ms per sync")
+                     f"'redo synch time overhead' {fmt_num(ovh / 1000.0, 'ms')} per sync")
     else:
         rest -= take(PARTS[5], "R03", min(rest, O_NORMAL_MS), f"{O_NORMAL_MS:g} ms per commit (overhead not printed)")
     if rest <= 0:
@@ -198,7 +200,7 @@ def _decompose(m: Metrics, ca: CommitAttribution, cpu: HostCpu) -> list[CommitPa
         # queueing behind writes shrinks with them: what healthy writes would leave of it is the commits' own
         queued = share * rest
         basis = (f"{100.0 * share:.0f} % of the rest (none at L {QUEUEING_FROM_MS:g} ms, all from {QUEUEING_FULL_MS:g} "
-                 f"ms; L {L:.3g} ms, no CPU pressure)")
+                 f"ms; L {fmt_num(L, 'ms')}, no CPU pressure)")
         take(PARTS[7], "R01", queued * (1.0 - REDO_WRITE_OK_MS / L), basis + f" x (1 - {REDO_WRITE_OK_MS:g} ms / L)")
         take(PARTS[9], "R03", queued * REDO_WRITE_OK_MS / L, basis + f" x {REDO_WRITE_OK_MS:g} ms / L")
         rest -= queued

@@ -11,6 +11,8 @@ The states are graded, each with the figures that decide it:
   (>= 25 %), ``idle``, ``unknown`` (neither host CPU nor the CPU demand printed)."""
 from __future__ import annotations
 
+from ..numfmt import fmt_num, fmt_value
+
 from msgspec import Struct, field
 
 from ..ledger.scale import pct_text
@@ -85,14 +87,14 @@ def run_queue_confirmed(m: Metrics, gap_s: float) -> str | None:
     if not gap_s or not e:
         return None
     if q is not None and q >= 0.25 * gap_s / e:
-        return f"OS run queue {q:.2g} processes on average"
+        return f"OS run queue {fmt_num(q)} processes on average"
     if busy is not None and busy >= QUEUE_BUSY_PCT:
         return f"host {pct_text(busy)} busy"
     # SMT threads counted as CPUs understate a core's saturation by at most their number per core: a host whose busy
     # % times that is still under QUEUE_BUSY_PCT has idle cores (15.6 % of 12 threads on 3 cores: 62 % at most)
     smt = bool(cpus and cores and cpus >= 2 * cores and (busy is None or busy * cpus / cores >= QUEUE_BUSY_PCT))
     if q is None and (busy is None or smt) and cpus and cpu is not None and (cpu + gap_s) / e > cpus:
-        return (f"{(cpu + gap_s) / e:.3g} sessions on CPU or neither on CPU nor waiting, more than {cpus:g} CPUs"
+        return (f"{fmt_num((cpu + gap_s) / e, 'sessions')} on CPU or neither on CPU nor waiting, more than {cpus:g} CPUs"
                 + (" (no OS CPU figures)" if busy is None else " (SMT threads: the host's busy % understates it)"))
     return None
 
@@ -130,7 +132,7 @@ def assess_cpu(m: Metrics, report: Report | None = None) -> HostCpu:
     tq = trusted_run_queue(m, gap)
     threads = cpus / cores if cpus and cores and cpus >= 2 * cores else 1.0
     cores_busy = min(100.0, busy * threads) if busy is not None else None
-    per_core = f"OS run queue {tq:.2g} processes on average, {tq / cores:.2g} per core" \
+    per_core = f"OS run queue {fmt_num(tq)} processes on average, {fmt_num(tq / cores)} per core" \
         if tq is not None and cores and tq / cores >= 1.0 else None
     confirmed = (run_queue_confirmed(m, gap) or per_core) if dbt and gap >= 0.02 * dbt else None
     queued = gap if confirmed else 0.0
@@ -147,7 +149,7 @@ def assess_cpu(m: Metrics, report: Report | None = None) -> HostCpu:
         why = ", ".join(x for x in (
             f"host {pct_text(busy)} busy" + (f" (its cores at most {pct_text(cores_busy)})" if threads > 1 else "")
             if busy is not None else "",
-            (f"OS run queue {q:.2g} processes" + (" (OS_CPU_WAIT_TIME above BUSY_TIME: no run queue by itself)"
+            (f"OS run queue {fmt_num(q)} processes" + (" (OS_CPU_WAIT_TIME above BUSY_TIME: no run queue by itself)"
                                                    if tq is None else "")) if q is not None else "") if x)
     else:
         queue, why = "unknown", "no OS statistics (host CPU busy, OS_CPU_WAIT_TIME) in the report"
@@ -155,7 +157,7 @@ def assess_cpu(m: Metrics, report: Report | None = None) -> HostCpu:
     if busy is not None and busy >= SATURATED_BUSY_PCT:
         saturation.append(f"host {pct_text(busy)} busy")
     if demand is not None and demand >= SATURATED_DEMAND:
-        saturation.append(f"DB and background CPU {demand:.2f} of the CPUs")
+        saturation.append(f"DB and background CPU {fmt_value(demand, 'CPUs')} of the CPUs")
     if dbt and 100.0 * wait / dbt >= CPU_WAIT_PCT:
         if rm and queued:
             saturation.append(f"{100.0 * wait / dbt:.1f} % of DB time waiting for CPU: {100.0 * rm / dbt:.1f} % in "

@@ -13,6 +13,7 @@ from ..ledger.scale import SEVERITY_AAS, pct_text
 from ..metrics import Metrics
 from ..oracle.events import wait_class
 from .cpu import CPU_WAIT_PCT, QUEUE_BUSY_PCT, HostCpu, db_cpu_pct
+from ..numfmt import fmt_num, fmt_value
 
 LEVELS = ("unknown", "quiet", "light", "busy", "overloaded")
 
@@ -60,7 +61,7 @@ def _whose(m: Metrics, aas: float) -> str:
     if not m.db_time_basis.startswith("ASH samples") or dbt is None or not dbt.sources or not e:
         return ""
     printed = (dbt.sources[0].value or 0.0) / e
-    return f"foreground (of {printed:.4g} printed, background included) " if printed > aas * 1.005 else "foreground "
+    return f"foreground (of {fmt_value(printed, 'sessions')} printed, background included) " if printed > aas * 1.005 else "foreground "
 
 
 def assess_load(m: Metrics, cpu: HostCpu, config: dict | None = None) -> Load:
@@ -71,7 +72,7 @@ def assess_load(m: Metrics, cpu: HostCpu, config: dict | None = None) -> Load:
     aas, cpus, cores = m.v("aas"), m.v("cpu_count"), m.v("cpu_cores")
     if aas is None:
         return Load("unknown", None, cpus, cores, "load unknown: no DB time or elapsed time in the report")
-    on = (f"{aas:.3g}" if aas < 1000 else f"{aas:,.0f}") + f" {_whose(m, aas)}average active sessions" + \
+    on = fmt_value(aas, 'sessions') + f" {_whose(m, aas)}average active sessions" + \
         (f" on {cpus:g} CPUs" if cpus else "") + (f" ({cores:g} cores)" if cores and cpus and cores != cpus else "")
     if aas < scale["quiet_aas"]:
         dbt = m.v("db_time_s") or 0.0

@@ -19,6 +19,7 @@ from ..oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES
 from ..oracle.events import is_idle_row
 from ..model import Report, normalise_name
 from ..whatif import w1_faster_redo
+from ..numfmt import fmt_num
 
 COMPARE_SCHEMA_VERSION = "1.0"
 
@@ -238,7 +239,7 @@ def _fmt(v: float | None) -> str:
         return f"{v:,.1f}"
     if a >= 10:
         return f"{v:.1f}"
-    return f"{v:.3g}"
+    return fmt_num(v)
 
 
 def pct_words(d: dict, decimals: int = 0) -> str:
@@ -359,7 +360,7 @@ def _whatif_checks(a: dict, b: dict, alpha: float) -> list[dict]:
     if L and Lp and lfs and lfs["avg_ms"] and lfs["waits"] and measured_lfs is not None:
         w = w1_faster_redo(target_ms=Lp, L=L, lfs_ms=lfs["avg_ms"], waits=lfs["waits"], lfs_time_s=lfs["time_s"],
                            db_time_s=a["report"]["db_time_s"], alpha=alpha)
-        c = _check("W1", f"replayed with the measured AFTER latency ({lkey} {L:.3g} → {Lp:.3g} ms)", "lfs_ms",
+        c = _check("W1", f"replayed with the measured AFTER latency ({lkey} {fmt_num(L, 'ms')} → {fmt_num(Lp, 'ms')})", "lfs_ms",
                    w["result"]["lfs_ms_after"], measured_lfs, "ms",
                    "O (non-I/O part) held constant; alpha in [1, 2]")
         c["inputs"] = {k: w["inputs"][k] for k in ("L_ms", "lfs_ms", "lfs_waits", "target_ms", "alpha")}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..metrics import wait_events
 from ..model import Report
+from ..numfmt import fmt_num, fmt_value
 
 CHANGE_SCHEMA_VERSION = "1.0"
 
@@ -122,7 +123,7 @@ def _ratio_words(before: float, after: float) -> str:
 
 
 def _ms(v: float) -> str:
-    return f"{v:.3g}" if v < 10 else f"{v:,.1f}" if v < 1000 else f"{v:,.0f}"
+    return fmt_value(v, "ms") if v < 10 else f"{v:,.1f}" if v < 1000 else f"{v:,.0f}"
 
 
 def _leaf_words(c: dict, aas0: float) -> str:
@@ -130,7 +131,7 @@ def _leaf_words(c: dict, aas0: float) -> str:
     (51.2 → 886 ms per wait, +129.3 %), fewer waits (waits/s ÷1.9, -9.8 %)'."""
     share = 100.0 * c["delta_aas"] / aas0 if aas0 else None
     head = (f"{share:+.1f} % {c['name']}" if share is not None and abs(share) < 1000 else
-            f"{c['delta_aas']:+.3g} AAS {c['name']}")
+            f"{fmt_num(c['delta_aas'], signed=True)} AAS {c['name']}")
     if c["volume_aas"] is None:
         return head
     (r0, r1), (a0, a1) = c["per_s"], c["avg_ms"]
@@ -143,7 +144,7 @@ def _leaf_words(c: dict, aas0: float) -> str:
     # a half that is a tenth of the net change or less, beside a larger other half, is not worth a word
     keep = [p for p in inner if abs(p[0]) >= 0.1 * abs(c["delta_aas"]) or p is inner[0]]
     return head + ": " + ", ".join(
-        w + (f" {100.0 * a / aas0:+.1f} %" if aas0 and abs(100.0 * a / aas0) < 1000 else f" {a:+.3g} AAS") for a, w in keep)
+        w + (f" {100.0 * a / aas0:+.1f} %" if aas0 and abs(100.0 * a / aas0) < 1000 else f" {fmt_num(a, signed=True)} AAS") for a, w in keep)
 
 
 def _parts(c: dict) -> list[tuple[float, str]]:
@@ -175,7 +176,7 @@ def _background(s0: dict, s1: dict) -> list[dict]:
             continue
         avg = [1000.0 * t0 / w0 if w0 else None, 1000.0 * t1 / w1 if w1 else None]
         out.append({"name": n1 or n0, "before_per_s": a, "after_per_s": b, "avg_ms": avg,
-                    "words": f"{n1 or n0} {_ratio_words(a, b)} (background time/s {a:.3g} → {b:.3g})"})
+                    "words": f"{n1 or n0} {_ratio_words(a, b)} (background time/s {fmt_num(a)} → {fmt_num(b)})"})
     return sorted(out, key=lambda x: -abs(x["after_per_s"] - x["before_per_s"]))
 
 
@@ -187,13 +188,13 @@ def _write_path_notes(s0: dict, s1: dict, bg: list[dict]) -> list[str]:
     if lg0 and lg1 and lg0[2] and lg1[2] and min(lg0[1], lg1[1]) >= MIN_SPLIT_S:
         a0, a1 = 1000.0 * lg0[1] / lg0[2], 1000.0 * lg1[1] / lg1[2]
         if a0 and abs(a1 - a0) >= 0.2 * a0:
-            notes.append(f"LGWR writes (log file parallel write) {a0:.2f} → {a1:.2f} ms")
+            notes.append(f"LGWR writes (log file parallel write) {fmt_value(a0, 'ms')} → {fmt_num(a1, 'ms')}")
     b0, b1 = m0.get("redo_block_size_est"), m1.get("redo_block_size_est")
     if b0 and b1 and b0 != b1:
         notes.append(f"redo block size {b0:,.0f} → {b1:,.0f} B (estimated from redo wastage per write)")
     w0, w1 = m0.get("redo_wastage_Bps"), m1.get("redo_wastage_Bps")
     if w0 and w1 and max(w0 / w1, w1 / w0) >= 2 and max(w0, w1) >= 0.1 * 2**20:
-        notes.append(f"redo wastage {_ratio_words(w0, w1)} ({w0 / 2**20:.2g} → {w1 / 2**20:.2g} MiB/s)")
+        notes.append(f"redo wastage {_ratio_words(w0, w1)} ({fmt_num(w0 / 2**20, 'MiB/s')} → {fmt_num(w1 / 2**20, 'MiB/s')})")
     return notes
 
 
@@ -234,8 +235,8 @@ def decompose(s0: dict, s1: dict) -> dict | None:
 
 
 def _verdict(aas0: float, aas1: float, load: dict, leaves: list[str], bg: list, notes: list) -> str:
-    head = f"DB time {_ratio_words(aas0, aas1)} ({aas0:.3g} → {aas1:.3g} average active sessions)" if aas0 else \
-        f"DB time {aas0:.3g} → {aas1:.3g} average active sessions"
+    head = f"DB time {_ratio_words(aas0, aas1)} ({fmt_value(aas0, 'sessions')} → {fmt_value(aas1, 'sessions')} average active sessions)" if aas0 else \
+        f"DB time {fmt_value(aas0, 'sessions')} → {fmt_value(aas1, 'sessions')} average active sessions"
     lw = [f"{v['label']} {_ratio_words(v['before'], v['after'])}" for v in load.values()
           if v["before"] and v["after"] is not None][:3]
     out = head + ("; load: " + ", ".join(lw) if lw else "; load not printed")

@@ -8,6 +8,7 @@ absence counts as zero only with that caveat."""
 from __future__ import annotations
 
 from ..model import Report
+from ..numfmt import fmt_num
 
 #: Statements listed, largest change first.
 TOP = 10
@@ -91,7 +92,7 @@ def sql_change(r0: Report, r1: Report, e0: float | None, e1: float | None, compa
 
 def sql_words(row: dict) -> str:
     """'82ud5h0qcg0bf +2.11 AAS: executions/s +40.1 %, elapsed per execution 14.9 → 21.3 ms'."""
-    out = f"{row['sql_id']} {row['delta_aas']:+.3g} AAS ({row['status']})"
+    out = f"{row['sql_id']} {fmt_num(row['delta_aas'], signed=True)} AAS ({row['status']})"
     (x0, x1), (p0, p1) = row["executions_per_s"], row["elapsed_per_exec_ms"]
     if x0 and x1:
         from .decompose import _ms, _ratio_words

@@ -7,6 +7,8 @@ waits per transaction for batching, more redo per log switch for a resize, anoth
 less busy host, fewer object-drop buffer writes): otherwise "not testable because ..."."""
 from __future__ import annotations
 
+from ..numfmt import fmt_num
+
 #: The foreground events whose time a model's remedy removes.
 TARGETS = {
     "W2": ("log file sync",),
@@ -42,7 +44,7 @@ def _remedy(wid: str, a: dict, b: dict) -> tuple[bool | None, str]:
         if not all(w) or not all(t):
             return None, "log file sync waits or transactions per second not printed on both sides"
         x0, x1 = w[0] / t[0], w[1] / t[1]
-        return x1 <= 0.8 * x0, f"log file sync waits per transaction {x0:.3g} → {x1:.3g}"
+        return x1 <= 0.8 * x0, f"log file sync waits per transaction {fmt_num(x0)} → {fmt_num(x1)}"
     if wid == "W3":
         r = [s["metrics"]["redo_Bps"]["value"] for s in (a, b)]
         sw = [s["metrics"]["log_switches_per_hour"]["value"] for s in (a, b)]

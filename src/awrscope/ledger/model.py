@@ -18,6 +18,7 @@ from msgspec import Struct, field
 from ..metrics import Metrics, Source
 from ..metrics.invariants import parts_limit
 from ..oracle.events import wait_class
+from ..numfmt import fmt_num
 
 LEDGER_SCHEMA_VERSION = "1.0"
 
@@ -226,7 +227,7 @@ def build(m: Metrics, report=None) -> Ledger | None:
         if m.event_basis != "fg":  # with foreground events the conservation check (foreground-sum) already says so
             issues.append(f"invariant ledger: {note}")
     elif rest < 0:
-        name, note = "overlap", (f"the printed parts exceed DB time by {-rest:,.1f} s ({100.0 * -rest / dbt:.2g} %), within "
+        name, note = "overlap", (f"the printed parts exceed DB time by {-rest:,.1f} s ({fmt_num(100.0 * -rest / dbt, '%')}), within "
                                  "the overlap and rounding of the report's own figures")
     else:
         name, note = ("unaccounted", None) if m.event_basis in ("fg", "all-bg") else ("not itemised", None)

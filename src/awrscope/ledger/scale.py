@@ -4,6 +4,8 @@ of nothing else. Findings are ranked by the same claimed seconds, so down a list
 severity never rises."""
 from __future__ import annotations
 
+from ..numfmt import fmt_num
+
 SEVERITIES = ("critical", "major", "moderate", "minor", "info")
 SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}  # 0 = worst
 
@@ -40,5 +42,5 @@ def milder(a: str, b: str) -> str:
 def pct_text(v: float) -> str:
     """A percentage as a title prints it: whole numbers, but never '0 %' for something above zero (0.38 -> '0.38 %')."""
     if v and abs(v) < 1:
-        return f"{v:.2g} %"
+        return fmt_num(v, "%")
     return f"{v:.0f} %"

@@ -144,19 +144,21 @@ def summary(doc: dict) -> dict:
     """The analysis reduced to its reading: the report, the verdict, the ledger's rows, each finding with its
     evidence as sentences (section and line kept), the fix and how to confirm it; observations and annotations
     by title. Everything else stays in the full document (``detail: "full"``)."""
+    from ..numfmt import fmt_value
     from ..render.common import evidence_label, ledger_rows
 
     def ev(e: dict) -> str:
         src = e["source"][0] if e.get("source") else None
         where = f" [{src['section']} line {src['line']}]" if src and src.get("line") else ""
         th = f" (threshold {e['threshold']})" if e.get("threshold") else ""
-        return f"{evidence_label(e['metric'])} = {e['value']} {e['unit']}{th}{where}"
+        unit = "" if e["unit"] in ("count", "ratio", "stat") else e["unit"]
+        return f"{evidence_label(e['metric'])} = {fmt_value(e['value'], e['unit'])} {unit}".rstrip() + f"{th}{where}"
 
     def finding(f: dict) -> dict:
         out = {"id": f["id"], "title": f["title"], "severity": f["severity"], "confidence": f["confidence"],
                "role": f.get("role"), "db_time_s": f["impact"]["db_time_s"], "pct_db_time": f["impact"]["pct_db_time"],
                "evidence": [ev(e) for e in f["evidence"] if e.get("value") is not None],
-               "culprits": [f"{c['kind']} {c['name']}: {c['value']} {c['measure']} [{c['section']} line {c['line']}]"
+               "culprits": [f"{c['kind']} {c['name']}: {fmt_value(c['value'], c['unit'])} {c['measure']} [{c['section']} line {c['line']}]"
                             for c in f.get("culprits") or ()],
                "recommendation": f["recommendation"], "whatif": [w["text"] for w in f.get("whatif") or ()]}
         for k in ("confirm", "refute"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .numbers import fmt_num
+from .numbers import fmt_num, fmt_value
 from .. import patterns
 
 KEY_METRICS = ("elapsed_s", "db_time_s", "aas", "db_cpu_s", "host_cpu_busy_pct", "redo_rate_Bps", "commit_rate",
@@ -24,14 +24,56 @@ def side_line(s: dict) -> str:
 def delta_cells(d: dict) -> tuple[str, str, str]:
     from ..change.compare import pct_words  # the compare module only when a delta is printed
 
-    return fmt_num(d["before"]), fmt_num(d["after"]), pct_words(d, 0 if d.get("kind") != "rate" else 1)
+    unit = d.get("unit") or ""
+    return fmt_value(d["before"], unit), fmt_value(d["after"], unit), pct_words(d, 0 if d.get("kind") != "rate" else 1)
+
+
+def source_lines(sources) -> list[dict]:
+    """An evidence's report lines, each once: the figures one line gave (a count and its time, a numerator and its
+    denominator) are said together in its title ('wait_events / log file sync / waits = 182,738; ... time_s = 94'),
+    not as the same link twice. In the order of first citation; a source without a line keeps its own entry."""
+    out: list[dict] = []
+    seen: dict[tuple, dict] = {}
+    for x in sources or ():
+        what = f"{x.get('row')} / {x.get('field')} = {fmt_num(x.get('value'))}"
+        key = (x.get("section"), x.get("line"))
+        if x.get("line") and key in seen:
+            seen[key]["title"] += "; " + what
+            continue
+        entry = {"section": x.get("section"), "line": x.get("line"), "title": f"{x.get('section')} / {what}"}
+        out.append(entry)
+        if x.get("line"):
+            seen[key] = entry
+    return out
+
+
+def unit_of(name: str) -> str:
+    """The unit a JSON key names by its words ('lfs_ms_after' -> 'ms', 'saved_s' -> 's', 'pct_db_time_saved' ->
+    '%', 'max_redo_writes_per_s_per_lgwr' -> '1/s'), '' when it names none: for a figure shown with its key."""
+    words = name.split("_")
+    if "pct" in words or "share" in words:
+        return "%"
+    if "ms" in words:
+        return "ms"
+    if any(a == "per" and b == "s" for a, b in zip(words, words[1:])):
+        return "1/s"
+    return "s" if words[-1] == "s" else ""
+
+
+def time_span(begin: str | None, end: str | None, sep: str = "..") -> str:
+    """A window to the minute: '2023-12-23 04:00..05:00' within one day, '2023-12-23 05:59..2023-12-24 04:00' when it
+    ends on another day (the end's date is never dropped: '05:59..04:00' reads as a window that ends before it began)."""
+    b = (begin or "?")[:16]
+    if not end:
+        return f"{b}{sep}?"
+    e = end[:16]
+    same_day = bool(begin) and len(begin) >= 10 and len(e) > 11 and e[:10] == begin[:10]
+    return f"{b}{sep}{e[11:] if same_day else e}"
 
 
 def window_label(w: dict) -> str:
-    t = w["begin_time"] or "?"
-    e = (w["end_time"] or "?")[11:16] if w["end_time"] else "?"
     snaps = f"{w['begin_snap']}-{w['end_snap']}" if w["begin_snap"] is not None else "?"
-    return f"{t[:16]}..{e} {w['instance'] or ''} snaps {snaps}"
+    return f"{time_span(w['begin_time'], w['end_time'])} {w['instance'] or ''} snaps {snaps}"
 
 
 def snaps_label(doc: dict) -> str:
@@ -79,7 +121,7 @@ def cause_share(f: dict) -> str:
     """A trend window's finding with the share of DB time it claims there ('R03 14 %'): a cause's share per window,
     so that windows of one database can be read side by side."""
     pct = f.get("pct_db_time")
-    return f"{f['id']} {fmt_num(pct)} %" if pct is not None and f.get("role", "cause") == "cause" else f["id"]
+    return f"{f['id']} {fmt_num(pct, '%')}" if pct is not None and f.get("role", "cause") == "cause" else f["id"]
 
 
 def owner_note(doc: dict, cp: dict) -> str:
@@ -90,7 +132,7 @@ def owner_note(doc: dict, cp: dict) -> str:
         return "not split: the report has no LGWR write latency" if cp.get("lgwr_ms_per_write") is None else \
             "not split"
     fired = {f["id"] for f in doc.get("findings") or ()} | {f["id"] for f in doc.get("observations") or ()}
-    items = [f"{p['name']} {fmt_num(p['ms_per_wait'])} ms" + (f" -> {p['owner']}" if p["owner"] in fired else "")
+    items = [f"{p['name']} {fmt_num(p['ms_per_wait'], 'ms')}" + (f" -> {p['owner']}" if p["owner"] in fired else "")
              for p in parts]
     tail = "" if any(p["owner"] in fired for p in parts) else \
         " (under the commit rules' materiality: no finding)" if not cp.get("material") else " (no finding)"
@@ -102,14 +144,14 @@ def instance_lines(doc: dict) -> list[str]:
     out = []
     for i in doc.get("instances") or ():
         lfs = i.get("log_file_sync")
-        lfs_text = (f"log file sync {fmt_num(lfs['avg_ms'])} ms x {fmt_num(lfs['waits'])}" if lfs and lfs.get("avg_ms")
+        lfs_text = (f"log file sync {fmt_num(lfs['avg_ms'], 'ms')} x {fmt_num(lfs['waits'])}" if lfs and lfs.get("avg_ms")
                     is not None else "log file sync not in its top events")
-        top = ", ".join(f"{e['event']} {fmt_num(e['pct_db_time'])} %" for e in i["top_events"] if e["event"] != "DB CPU")[:160]
+        top = ", ".join(f"{e['event']} {fmt_num(e['pct_db_time'], '%')}" for e in i["top_events"] if e["event"] != "DB CPU")[:160]
         cpus = f" on {fmt_num(i['cpus'])} CPUs" if i.get("cpus") else ""
-        redo = f", redo {fmt_num(i['redo_Bps'] / 2**20)} MiB/s" if i.get("redo_Bps") is not None else ""
+        redo = f", redo {fmt_num(i['redo_Bps'] / 2**20, 'MiB/s')}" if i.get("redo_Bps") is not None else ""
         busiest = f"  <- {fmt_num(i['x_mean_db_time'])}x the mean DB time" if i.get("busiest") else ""
-        out.append(f"{i['instance']}: DB time {fmt_num(i['db_time_s'])} s ({fmt_num(i['pct_of_cluster_db_time'])} %), "
-                   f"AAS {fmt_num(i['aas'])}{cpus}{redo}, {lfs_text}; top: {top or '-'}{busiest}")
+        out.append(f"{i['instance']}: DB time {fmt_num(i['db_time_s'], 's')} ({fmt_num(i['pct_of_cluster_db_time'], '%')}), "
+                   f"AAS {fmt_value(i['aas'], 'sessions')}{cpus}{redo}, {lfs_text}; top: {top or '-'}{busiest}")
     return out
 
 
@@ -153,7 +195,7 @@ def ledger_owner_text(row: dict) -> str:
     parts = []
     if row.get("claimed_s"):  # several leaves summed: how much of them each finding holds
         total = row["seconds"]
-        parts.append(", ".join(i if row["claimed_s"][i] >= 0.995 * total else f"{i} ({fmt_num(row['claimed_s'][i])} s of it)"
+        parts.append(", ".join(i if row["claimed_s"][i] >= 0.995 * total else f"{i} ({fmt_num(row['claimed_s'][i], 's')} of it)"
                                for i in row["claimed_by"]))
     elif row["claimed_by"]:
         parts.append(", ".join(f"{i} (its symptom)" if i in row["explained_by"] else i for i in row["claimed_by"]))
@@ -166,8 +208,8 @@ def ledger_owner_text(row: dict) -> str:
 
 def claim_lines(f: dict) -> list[str]:
     """A finding's symptoms, as every output says them: 'explains: log buffer space 32.8 % of DB time'."""
-    out = [f"explains: {e['leaf']} {fmt_num(e['pct_db_time'])} % of DB time"
-           + (f" ({fmt_num(e['claimed_s'])} s of it in this finding's impact)" if e.get("claimed_s") else "")
+    out = [f"explains: {e['leaf']} {fmt_num(e['pct_db_time'], '%')} of DB time"
+           + (f" ({fmt_num(e['claimed_s'], 's')} of it in this finding's impact)" if e.get("claimed_s") else "")
            for e in f.get("explains") or ()]
     out += [f"also: {r['id']} {r['title']}: {r['note']}" for r in f.get("related") or ()]
     return out

@@ -6,7 +6,7 @@ from .common import (KEY_METRICS, claim_lines, delta_cells, instance_lines, ledg
                      cause_share, owner_note,
                      evidence_label, prose, reading_warnings, side_line, snaps_label, window_label,
                      window_text)
-from .numbers import fmt_num
+from .numbers import fmt_num, fmt_value
 
 
 
@@ -14,10 +14,10 @@ from .numbers import fmt_num
 def _header(doc: dict) -> list[str]:
     r = doc["report"]
     snaps, window = snaps_label(doc), window_text(doc)
-    times = (f"elapsed {fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ({r['db_time_basis']}, "
+    times = (f"elapsed {fmt_num(r['elapsed_s'], 's')}, DB time {fmt_num(r['db_time_s'], 's')} ({r['db_time_basis']}, "
              f"confidence {r['db_time_confidence']})")
     if doc.get("periods"):
-        times = "; ".join(f"period {k}: elapsed {fmt_num(p['report']['elapsed_s'])} s, DB time {fmt_num(p['report']['db_time_s'])} s"
+        times = "; ".join(f"period {k}: elapsed {fmt_num(p['report']['elapsed_s'], 's')}, DB time {fmt_num(p['report']['db_time_s'], 's')}"
                           for k, p in enumerate(doc["periods"], 1))
     return [f"{doc['source']['path']}",
             f"  {r['kind']} {r['format']} {r['version'] or 'version not printed'}  db {r['db_name'] or '?'}"
@@ -35,7 +35,7 @@ def _verdict_lines(doc: dict, verbose: bool = False) -> list[str]:
     out = []
     j = doc.get("joined")
     if j:
-        out.append(f"  joined with ASH report {j['path']} ({fmt_num(j['overlap_pct'])} % of this window): "
+        out.append(f"  joined with ASH report {j['path']} ({fmt_num(j['overlap_pct'], '%')} of this window): "
                    f"SQL named for {j['findings_named']} finding(s)")
     if v.get("load"):
         out.append(f"  load: {v['load']['summary']}")
@@ -63,9 +63,9 @@ def _verdict_lines(doc: dict, verbose: bool = False) -> list[str]:
 def _culprit_lines(f: dict) -> list[str]:
     out = []
     for c in f.get("culprits") or ():
-        share = f", {fmt_num(c['share_pct'])} % of {c['share_of']}" if c.get("share_pct") is not None else ""
+        share = f", {fmt_num(c['share_pct'], '%')} of {c['share_of']}" if c.get("share_pct") is not None else ""
         detail = f" - {c['detail']}" if c.get("detail") else ""
-        out.append(f"     culprit {c['kind']} {c['name']}: {fmt_num(c['value'])} {c['unit'] if c['unit'] != 'count' else ''}"
+        out.append(f"     culprit {c['kind']} {c['name']}: {fmt_value(c['value'], c['unit'])} {c['unit'] if c['unit'] != 'count' else ''}"
                    .rstrip() + f" {c['measure']}{share}{detail}  [{c['section']} line {c['line']}]")
     if f.get("culprits_missing") and (f["impact"].get("pct_db_time") or 0) >= 5:
         out.append(f"     culprits: {f['culprits_missing']}")
@@ -77,10 +77,10 @@ def _ledger_lines(doc: dict) -> list[str]:
     if not rows:
         return []
     led = doc["ledger"]
-    out = [f"  where the time went ({led['basis']}; findings claim {fmt_num(led['claimed_pct_db_time'])} % of it):"]
+    out = [f"  where the time went ({led['basis']}; findings claim {fmt_num(led['claimed_pct_db_time'], '%')} of it):"]
     for r in rows:
         who = ledger_owner_text(r)
-        out.append(f"    {r['name'][:40]:40s} {fmt_num(r['seconds']):>12s} s {fmt_num(r['pct']):>7s} %" + (f"  {who}" if who else ""))
+        out.append(f"    {r['name'][:40]:40s} {fmt_value(r['seconds'], 's'):>12s} s {fmt_value(r['pct'], '%'):>7s} %" + (f"  {who}" if who else ""))
     return out
 
 
@@ -95,7 +95,7 @@ def render_text(doc: dict, verbose: bool = False) -> str:
     for k, p in enumerate(doc.get("periods") or (), 1):
         r = p["report"]
         out += ["", f"  === period {k} of this compare-period report: snaps {r['begin_snap']}-{r['end_snap']}, elapsed "
-                    f"{fmt_num(r['elapsed_s'])} s, DB time {fmt_num(r['db_time_s'])} s ==="]
+                    f"{fmt_num(r['elapsed_s'], 's')}, DB time {fmt_num(r['db_time_s'], 's')} ==="]
         out += _body(p, metrics=False, verbose=verbose)
     return "\n".join(out)
 
@@ -104,12 +104,12 @@ def _commit_path_line(doc: dict, verbose: bool = False) -> list[str]:
     cp = doc.get("commit_path")
     if not cp or cp.get("pct_db_time") is None or (not verbose and cp["pct_db_time"] < 1.0):
         return []  # commits that cost under 1 % of DB time are not part of the story
-    line = f"  commit path: log file sync {fmt_num(cp['lfs_ms'])} ms x {cp['lfs_waits']:,.0f} waits = {fmt_num(cp['pct_db_time'])} % of DB time"
+    line = f"  commit path: log file sync {fmt_num(cp['lfs_ms'], 'ms')} x {cp['lfs_waits']:,.0f} waits = {fmt_num(cp['pct_db_time'], '%')} of DB time"
     if cp.get("io_part_pct_db_time") is not None:
-        line += f"; I/O part {fmt_num(cp['io_part_pct_db_time'])} %, non-I/O remainder {fmt_num(cp['non_io_part_pct_db_time'])} %"
+        line += f"; I/O part {fmt_num(cp['io_part_pct_db_time'], '%')}, non-I/O remainder {fmt_num(cp['non_io_part_pct_db_time'], '%')}"
         if cp.get("non_io_range_pct_db_time"):
             lo, hi = cp["non_io_range_pct_db_time"]
-            line += f" (range {fmt_num(lo)}-{fmt_num(hi)} %)"
+            line += f" (range {fmt_value(lo, '%')}-{fmt_num(hi, '%')})"
         line += "; " + owner_note(doc, cp)
     return [line]
 
@@ -132,10 +132,10 @@ def _body(doc: dict, metrics: bool = True, verbose: bool = False) -> list[str]:
         imp = f["impact"]
         out.append(f"  {i}. [{f['severity'].upper()}] {f['id']} {f['title']}")
         if f.get("role") == "view":
-            out.append(f"     sees {fmt_num(imp['db_time_s'])} s = {fmt_num(imp['pct_db_time'])} % of DB time by statement or segment "
+            out.append(f"     sees {fmt_num(imp['db_time_s'], 's')} = {fmt_num(imp['pct_db_time'], '%')} of DB time by statement or segment "
                        f"(a view of the time the causes above claim: not added); confidence {f['confidence']}")
         else:
-            out.append(f"     impact {fmt_num(imp['db_time_s'])} s = {fmt_num(imp['pct_db_time'])} % of DB time; confidence {f['confidence']}")
+            out.append(f"     impact {fmt_num(imp['db_time_s'], 's')} = {fmt_num(imp['pct_db_time'], '%')} of DB time; confidence {f['confidence']}")
         for e in [e for e in f["evidence"] if _evidence_shown(e, verbose)][:6]:
             src = e["source"][0] if e["source"] else None
             where = f"  [{src['section']} line {src['line']}]" if src and src.get("line") else ""
@@ -165,8 +165,8 @@ def _body(doc: dict, metrics: bool = True, verbose: bool = False) -> list[str]:
         out += ["", "  ADDM findings printed in the report, beside awrscope's:"]
         for a in doc["addm"]:
             ours = f" -> {a['ours']['id']} {a['ours']['title']}" if a.get("ours") else ""
-            part = f", {fmt_num(a['pct_of_report_db_time'])} % of this report's DB time" if a["window"] == "inside" else ""
-            out.append(f"    {a['name']} {fmt_num(a['pct_active_sessions'])} % ({a['window']} window{part}): {a['status']}{ours}"
+            part = f", {fmt_num(a['pct_of_report_db_time'], '%')} of this report's DB time" if a["window"] == "inside" else ""
+            out.append(f"    {a['name']} {fmt_num(a['pct_active_sessions'], '%')} ({a['window']} window{part}): {a['status']}{ours}"
                        f"  [addm_findings line {a['line']}]")
     if doc.get("observations"):
         out += ["", "  observations (context, or DB time under the minor share: not ranked, not counted by --fail-on):"]
@@ -197,14 +197,14 @@ def _value(v: float, unit: str) -> str:
     """A figure with the unit a reader needs: bytes in MiB/GiB once they are large, a count or ratio bare."""
     if unit in ("B", "Bps") and abs(v) >= 2**20:
         big = abs(v) >= 2**30
-        return f"{fmt_num(v / (2**30 if big else 2**20))} {'GiB' if big else 'MiB'}" + ("/s" if unit == "Bps" else "")
-    unit = "" if unit in ("count", "ratio", "stat") else unit
-    return f"{fmt_num(v)} {unit}".rstrip()
+        return f"{fmt_value(v / (2**30 if big else 2**20), 'GiB')} {'GiB' if big else 'MiB'}" + ("/s" if unit == "Bps" else "")
+    shown = "" if unit in ("count", "ratio", "stat") else unit
+    return f"{fmt_value(v, unit)} {shown}".rstrip()
 
 
-def _range(v) -> str:
-    return f"{fmt_num(v[0])}-{fmt_num(v[1])}" if isinstance(v, (list, tuple)) and len(v) == 2 else fmt_num(v) \
-        if isinstance(v, (int, float)) else str(v)
+def _range(v, unit: str = "") -> str:
+    return f"{fmt_value(v[0], unit)}-{fmt_value(v[1], unit)}" if isinstance(v, (list, tuple)) and len(v) == 2 else \
+        fmt_value(v, unit) if isinstance(v, (int, float)) else str(v)
 
 
 def compare_text(doc: dict) -> str:
@@ -227,12 +227,12 @@ def compare_text(doc: dict) -> str:
         for e in ev:
             t, a = e["time_per_s"], e["avg_ms"]
             out.append(f"  {e['event'] + ' [' + e['scope'] + ']':44.44s} {fmt_num(t['before']):>12s} {fmt_num(t['after']):>12s}  "
-                       f"{pct_words(t)}; avg {fmt_num(a['before'])} → {fmt_num(a['after'])} ms")
+                       f"{pct_words(t)}; avg {fmt_value(a['before'], 'ms')} → {fmt_num(a['after'], 'ms')}")
     if doc["findings"]:
         out += ["", "  findings:"]
         for f in doc["findings"]:
             out.append(f"    {f['status']:11s} {f['id']} {f['title']} ({f['severity_before'] or '-'} → {f['severity_after'] or '-'}; "
-                       f"{fmt_num(f['pct_db_time_before'])} → {fmt_num(f['pct_db_time_after'])} % of DB time)")
+                       f"{fmt_value(f['pct_db_time_before'], '%')} → {fmt_num(f['pct_db_time_after'], '%')} of DB time)")
     if doc["whatif_checks"]:
         out += ["", "  what-if checks (BEFORE's models against the AFTER measurement):"]
         for w in doc["whatif_checks"]:
@@ -240,14 +240,14 @@ def compare_text(doc: dict) -> str:
                 out.append(f"    {w['id']} {w['title']}: not checked ({w['reason']})")
                 continue
             lo, hi = w["predicted"]
-            out.append(f"    {w['id']} {w['title']}: predicted {w['metric']} {fmt_num(lo)}-{fmt_num(hi)} {w['unit']}, measured "
-                       f"{fmt_num(w['measured'])} {w['unit']}: {w['verdict']} (error {fmt_num(w['error'])} {w['unit']}"
-                       + (f", {w['error_pct']:+.0f} %" if w["error_pct"] is not None else "") + ")")
+            out.append(f"    {w['id']} {w['title']}: predicted {w['metric']} {fmt_value(lo, w['unit'])}-{fmt_value(hi, w['unit'])} {w['unit']}, measured "
+                       f"{fmt_value(w['measured'], w['unit'])} {w['unit']}: {w['verdict']} (error {fmt_value(w['error'], w['unit'])} {w['unit']}"
+                       + (f", {fmt_num(round(w['error_pct']), '%', signed=True)}" if w["error_pct"] is not None else "") + ")")
     s = doc.get("scalability")
     if s:
         out += ["", f"  scalability (M103): {s['streams'][0]:g} → {s['streams'][1]:g} streams, elapsed "
-                    f"{fmt_num(s['elapsed_s'][0])} → {fmt_num(s['elapsed_s'][1])} s ({s['elapsed_basis']}): s = "
-                    + ("n/a" if s["s"] is None else f"{s['s']:.3f}")]
+                    f"{fmt_value(s['elapsed_s'][0], 's')} → {fmt_num(s['elapsed_s'][1], 's')} ({s['elapsed_basis']}): s = "
+                    + fmt_num(s["s"])]
     return "\n".join(out)
 
 
@@ -262,10 +262,10 @@ def change_lines(ch: dict | None, indent: str = "") -> list[str]:
     for c in [c for c in ch["contributions"] if abs(c["delta_aas"]) >= 0.005][:10]:
         out.append(f"{indent}  {c['name'][:36]:36s} {fmt_num(c['before_aas']):>9s} {fmt_num(c['after_aas']):>9s} "
                    f"{fmt_num(c['delta_aas']):>9s} {fmt_num(c['volume_aas']):>9s} {fmt_num(c['latency_aas']):>9s}  "
-                   f"{fmt_num(c['pct_of_before'])}")
+                   f"{fmt_value(c['pct_of_before'], '%')}")
     i = ch["identity"]
     out.append(f"{indent}  the parts add up to the change: {fmt_num(i['sum_delta_aas'])} of {fmt_num(i['delta_aas'])} AAS "
-               f"(residual {i['residual_aas']:.2g})")
+               f"(residual {fmt_num(i['residual_aas'])})")
     return out + [""]
 
 
@@ -304,14 +304,14 @@ def trend_text(doc: dict) -> str:
         out.append(f"  {k:>3d} {window_label(w):52.52s} {cells}  {fs}{flag}")
     worst = [k for k in doc["worst"] if doc["windows"][k]["score"] > 0]
     out += ["", "  worst windows first (average active sessions the findings claim; write path alone in brackets): " +
-            ", ".join(f"#{k} ({doc['windows'][k]['score']:.3g}; {doc['windows'][k].get('write_path_score', 0.0):.3g})"
+            ", ".join(f"#{k} ({fmt_num(doc['windows'][k]['score'])}; {fmt_num(doc['windows'][k].get('write_path_score', 0.0))})"
                       for k in worst[:5])
             if worst else "  no finding claims DB time in any window"]
     if doc["findings"]:
         out += ["", "  findings by window:"]
         for f in doc["findings"]:
             out.append(f"    {f['id']} {f['title']}: windows {', '.join(_window_share(doc, k, f['id']) for k in f['windows'])} "
-                       f"(max {fmt_num(f['max_pct_db_time'])} % of DB time, {f['worst_severity']})")
+                       f"(max {fmt_num(f['max_pct_db_time'], '%')} of DB time, {f['worst_severity']})")
     for c in doc["continuity"]:
         out.append(f"  {c['type'].upper()}: windows {', '.join('#' + str(k) for k in c['windows'])}: {c['detail']}")
     for e in doc["errors"]:
@@ -322,7 +322,7 @@ def trend_text(doc: dict) -> str:
 def _window_share(doc: dict, k: int, rid: str) -> str:
     """'#3 (12 %)': a window where the finding fires, with the share of DB time it claims there."""
     f = next((x for x in doc["windows"][k]["findings"] if x["id"] == rid), None)
-    return f"#{k}" + (f" ({fmt_num(f['pct_db_time'])} %)" if f is not None and f.get("pct_db_time") is not None else "")
+    return f"#{k}" + (f" ({fmt_num(f['pct_db_time'], '%')})" if f is not None and f.get("pct_db_time") is not None else "")
 
 
 def fleet_text(doc: dict) -> str:
@@ -330,7 +330,7 @@ def fleet_text(doc: dict) -> str:
            "sessions the findings claim in the database's worst window)", ""]
     for k, d in enumerate(doc["databases"], 1):
         top = "; ".join(f"{f['id']} {f['title']}" for f in d["top_findings"]) or "no findings"
-        out.append(f"  {k:>3d}. {d['key']:32.32s} {_count(d['windows'], 'window'):>11s}  score {d['score']:.3g} AAS  {top}")
+        out.append(f"  {k:>3d}. {d['key']:32.32s} {_count(d['windows'], 'window'):>11s}  score {fmt_num(d['score'])} AAS  {top}")
     for e in doc["errors"]:
         out.append(f"  ERROR {e['error']}")
     return "\n".join(out)

@@ -11,6 +11,7 @@ from ..ledger import Ledger
 from ..ledger.scale import SEVERITIES, SEVERITY_AAS, SEVERITY_RANK, SEVERITY_THRESHOLDS, severity_of, pct_text  # noqa: F401 (re-exported)
 from ..model import Report
 from .. import patterns
+from ..numfmt import fmt_num
 
 CONFIDENCES = ("high", "medium", "low")
 

@@ -9,6 +9,7 @@ from ..assessment import band
 from ..assessment.commit import LFS, REDO_WRITE_OK_MS, CommitAttribution, pathological
 from ..metrics.values import Source
 from ..whatif import w1_faster_redo, w2_commit_batching, w5_lgwr_cpu
+from ..numfmt import fmt_num
 from .base import Context, Evidence, Needs, cap, make_finding, pct_text, rule
 
 
@@ -44,11 +45,11 @@ def _lfs_evidence(ctx: Context, ca: CommitAttribution, th: dict) -> list[Evidenc
 def _parts_evidence(ca: CommitAttribution, owner: str) -> list[Evidence]:
     """The parts of the commit wait this cause claims, each with its formula and figures."""
     return [Evidence(f"commit_part[{p.name}]", round(p.ms, 4), "ms", None, (),
-                     f"{p.seconds:,.1f} s over {ca.lfs_waits:,.0f} waits; {p.basis}") for p in ca.parts_of(owner) if p.ms > 0]
+                     f"{fmt_num(p.seconds, 's')} over {ca.lfs_waits:,.0f} waits; {p.basis}") for p in ca.parts_of(owner) if p.ms > 0]
 
 
 def _of_wait(ca: CommitAttribution, ms: float) -> str:
-    return f"{ms:.2f} ms of each {ca.lfs_ms:.2f} ms commit wait"
+    return f"{fmt_num(ms, 'ms')} of each {fmt_num(ca.lfs_ms, 'ms')} commit wait"
 
 
 #: Foreground waits that are LGWR's writes seen by another name: slow redo writes cause them (R01 explains them).
@@ -119,7 +120,7 @@ def r01(ctx: Context, th: dict):
     storage_s = sum(p.seconds for p in mine if p is not queue)
     range_pct = None
     if queue is not None:
-        caveats.append(f"{queue.seconds:,.0f} s of the non-I/O rest of log file sync ({queue.ms:.2f} ms per commit) are "
+        caveats.append(f"{queue.seconds:,.0f} s of the non-I/O rest of log file sync ({fmt_num(queue.ms, 'ms')} per commit) are "
                        f"taken as queueing behind slow LGWR writes ({queue.basis}; the CPU assessment shows no "
                        f"pressure: {ctx.assessment.cpu.queue_why}). If it is not I/O, faster redo storage saves only "
                        f"{storage_s:,.0f} s of log file sync (the impact range's low end)")
@@ -145,14 +146,14 @@ def r01(ctx: Context, th: dict):
     wi = [w1_faster_redo(x, L, ca.lfs_ms, ca.lfs_waits, ca.lfs_time_s, dbt, a,
                          writes_per_s=m.v("redo_write_iops"), lgwr_dependent_s=dep_s)
           for x in sorted({0.1, th["target_ms"], REDO_WRITE_OK_MS}) if x < L]
-    title = (f"Redo writes {grade}: {L:.2f} ms per LGWR write (healthy <= {REDO_WRITE_OK_MS:g} ms) take "
+    title = (f"Redo writes {grade}: {fmt_num(L, 'ms')} per LGWR write (healthy <= {REDO_WRITE_OK_MS:g} ms) take "
              + _of_wait(ca, ms))
     rec = ("Put the online redo logs on dedicated low-latency storage (flash/NVMe/PMEM or a write-cached "
            "array, not RAID-5/6), isolated from datafile and archive-read I/O; make sure async I/O is on "
            "(disk_asynch_io, filesystemio_options); keep all members on equally fast devices (R13); "
            "reduce redo volume where recoverability allows (NOLOGGING direct-path loads, needless indexes).")
     if not slow:
-        rec = (f"LGWR writes at {L:.2f} ms are not slow for disks but are for redo on flash: the part above "
+        rec = (f"LGWR writes at {fmt_num(L, 'ms')} are not slow for disks but are for redo on flash: the part above "
                f"{REDO_WRITE_OK_MS:g} ms is what faster redo storage could save. " + rec)
     return make_finding(ctx, "R01", lfs_saved + dep_saved, conf, ev, rec, title=title,
                         confirm="OS iostat on the redo devices (await ~ LFPW), LGWR trace 'Warning: log write elapsed time', "
@@ -196,12 +197,12 @@ def r02(ctx: Context, th: dict):
     if ca.L_alt:
         conf = "low"
     dbt = m.v("db_time_s")
-    title = (f"Non-I/O commit latency ({cause}): {_of_wait(ca, ms)} beyond LGWR's {ca.L_parts:.2f} ms write")
+    title = (f"Non-I/O commit latency ({cause}): {_of_wait(ca, ms)} beyond LGWR's {fmt_num(ca.L_parts, 'ms')} write")
     rng = None
     if ca.non_io_range_s and dbt:
         lo, hi = ca.non_io_range_s
         rng = (100.0 * min(seconds, lo) / dbt, 100.0 * max(seconds, hi - (ca.non_io_part_s or 0.0) + seconds) / dbt)
-        title += f"; non-I/O share {100.0 * lo / dbt:.1f}-{100.0 * hi / dbt:.1f} % of DB time"
+        title += f"; non-I/O share {fmt_num(100.0 * lo / dbt)}-{fmt_num(100.0 * hi / dbt, '%')} of DB time"
     ev = _lfs_evidence(ctx, ca, th) + [
         Evidence("lfs_lfpw_ratio", round(ca.lfs_ms / ca.L, 3), "ratio", None),
         Evidence("non_io_residual_ms", round(ca.O_ms or 0.0, 3), "ms", None, note=f"lfs_ms - alpha x L, alpha = {ca.alpha}"),
@@ -220,7 +221,7 @@ def r02(ctx: Context, th: dict):
     if "cause undetermined" in names:
         und = next(p for p in mine if p.name == "cause undetermined")
         lacks = ca.missing
-        caveats.append(f"{und.ms:.2f} ms per commit are not explained by the report's figures ({cpu.queue_why}"
+        caveats.append(f"{fmt_num(und.ms, 'ms')} per commit are not explained by the report's figures ({cpu.queue_why}"
                        + (f"; it lacks {', '.join(lacks)}" if lacks else "") + "): candidates are LGWR scheduling, "
                        "log parallelism/strands, RAC broadcast-on-commit, Data Guard")
         todo.append("Find what the report cannot show: " + (", ".join(lacks) + " for this window; " if lacks else "")
@@ -275,7 +276,7 @@ def r03(ctx: Context, th: dict):
     what = "commits/s" if rate is not None else "log file sync waits/s"
     caveats = list(ca.notes)
     if wpc is not None and not one_each:
-        caveats.append(f"{wpc:.3g} log file sync waits per commit" + (
+        caveats.append(f"{fmt_num(wpc)} log file sync waits per commit" + (
             ": commits inside a PL/SQL call wait once per call, so the calls, not each commit, pay the wait"
             if wpc < th["waits_per_commit_lo"] else ": more waits than user commits (recursive commits, DDL)"))
     ev = _lfs_evidence(ctx, ca, th) + _parts_evidence(ca, "R03") + [ctx.ev("lfs_waits_per_commit", f"in [{th['waits_per_commit_lo']}, {th['waits_per_commit_hi']}]")] + chat + corro
@@ -394,13 +395,13 @@ def r17(ctx: Context, th: dict):
                                         "much as behind each write's latency" if writing.value >= 0.5 else
                                         "they were idle most of the window"))
     base = "of sampled foreground activity" if ash else "of DB time"
-    per = f" at {lfs.avg_ms:.2f} ms per commit" if lfs.avg_ms is not None else ""
+    per = f" at {fmt_num(lfs.avg_ms, 'ms')} per commit" if lfs.avg_ms is not None else ""
     return make_finding(ctx, "R17", seconds, "medium" if not ash else "low", ev,
                         "Read LGWR's write latency for this window (an AWR report of it: Background Wait Events "
                         "'log file parallel write'; OS iostat on the redo devices). Slow writes (>= 5 ms): put the "
                         "online redo logs on low-latency storage (R01). Fast writes: the wait is CPU, scheduling or "
                         "posting (R02) or the commit rate (R03): check the host's run queue and commits per second.",
-                        title=f"Commit waits: log file sync {pct:.1f} % {base}{per}; LGWR write time not in the report",
+                        title=f"Commit waits: log file sync {fmt_num(pct, '%')} {base}{per}; LGWR write time not in the report",
                         confirm="log file parallel write average in an AWR report of the same window; iostat on the redo devices.",
                         refute="LGWR writes fast and few commits per second.",
                         caveats=caveats)

@@ -2,6 +2,8 @@
 logons: a storm of logons, or few logons each slow."""
 from __future__ import annotations
 
+from ..numfmt import fmt_num
+
 from ..metrics.values import Source
 from .base import Context, Evidence, Needs, make_finding, rule
 from .workload import _tm, _tm_ev
@@ -48,7 +50,7 @@ def g09(ctx: Context, th: dict):
     claimed = ctx.claim("DB CPU", conn_left)
     # connection time is CPU and waits the Time Model does not split: only DB CPU left by the causes before it
     # (parsing's measured CPU) is claimed, and the rest said to be elsewhere
-    caveats = [f"connection management ({conn_left:,.1f} s) overlaps other parts of DB time: {claimed:,.1f} s of DB CPU "
+    caveats = [f"connection management ({fmt_num(conn_left, 's')}) overlaps other parts of DB time: {fmt_num(claimed, 's')} of DB CPU "
                "are claimed here; the rest is in parts other findings claimed or in waits"] \
         if claimed < conn_left - 0.005 * dbt else []
     if slow or (not storm and rate is None):
@@ -59,7 +61,7 @@ def g09(ctx: Context, th: dict):
                             "authentication path (LDAP, Kerberos, password verifiers), the listener's name lookups and "
                             "process creation on the host; a connection pool keeps the cost out of the calls.",
                             title=f"Slow connections: connect/disconnect {pct:.1f} % of DB time" + per
-                                  + (f" at {rate:.2g} logons/s" if rate is not None else ""), caveats=caveats)
+                                  + (f" at {fmt_num(rate)} logons/s" if rate is not None else ""), caveats=caveats)
     return make_finding(ctx, "G09", conn_left, "high" if conn is not None else "medium", ev,
                         "Sessions connect and disconnect per request: use a connection pool in the application server "
                         "(or Database Resident Connection Pooling), check logon triggers and auditing of logons.",

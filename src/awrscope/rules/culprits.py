@@ -29,7 +29,7 @@ SQL_ORDERS: dict[str, tuple[str, str, str, str]] = {
     "sharable_memory": ("sql_by_sharable_memory", r"^(sharable_mem_b|max_sharable_memory_kb)$", "stat", "sharable memory"),
     "ash": ("ash_top_sql", r"^pct_activity$", "%", "sampled activity"),
 }
-#: A statement (a segment) under this share of what its section ranks by (DB time for the time orders, all buffer
+#: A statement (a segment, a tablespace) under this share of what its section ranks by (DB time for the time orders, all buffer
 #: gets for the gets order, the captured segments' reads, ...) is not named as a finding's culprit: it cannot explain
 #: the finding (G07's floor for a Top SQL). A query of 0.1 s is no culprit of 53 s of row lock waits.
 MIN_SQL_SHARE_PCT = 1.0
@@ -236,7 +236,7 @@ def tablespaces(report: Report, measure: str = "writes", n: int = 3) -> list[Cul
     rows.sort(key=lambda x: -x[1])
     return [Culprit("tablespace", r.name, f"{r.values['read_ms']:g} ms per read" if measure == "read_time" else "",
                     what, v, unit, 100.0 * v / total if total else None, "all tablespaces", "tablespace_io", r.line)
-            for r, v in rows[:n]]
+            for r, v in rows[:n] if not total or 100.0 * v / total >= MIN_SQL_SHARE_PCT]  # no culprit at 0 %
 
 
 def _section_title(order: str) -> str:

@@ -7,6 +7,7 @@ from ..metrics.storage import by_tablespace
 from ..whatif import w4_pga, w6_truncate_to_gtt
 from .base import Context, Evidence, Needs, make_finding, rule
 from .culprits import implausible_read_ms
+from ..numfmt import fmt_num
 
 REUSE = ("local write wait", "enq: RO - fast object reuse", "enq: KO - fast object checkpoint", "enq: CR - block range reuse ckpt")
 
@@ -194,7 +195,7 @@ def _read_latency_note(ctx: Context, read_ms: float | None) -> str | None:
         return None
     seq = implausible_read_ms(ctx.report, read_ms)
     if seq is not None:
-        return f"read latency {read_ms} ms as printed: not plausible beside 'db file sequential read' at {seq:.3g} ms"
+        return f"read latency {read_ms} ms as printed: not plausible beside 'db file sequential read' at {fmt_num(seq, 'ms')}"
     return f"read latency {read_ms} ms"
 
 

@@ -7,6 +7,8 @@ catalogue names for it (per second and per user call) as evidence, its mechanism
 the events the catalogue does not know."""
 from __future__ import annotations
 
+from ..numfmt import fmt_num
+
 import os
 
 from msgspec import Struct
@@ -59,13 +61,13 @@ def _stat_evidence(ctx: Context, name: str) -> Evidence | None:
         return None
     total = row.values["total"]
     e, calls = ctx.m.v("elapsed_s"), ctx.report.stat_total("user calls")
-    per = [f"{total / e:,.4g} per second" if e else "", f"{total / calls:,.4g} per user call" if calls else ""]
+    per = [f"{fmt_num(total / e)} per second" if e else "", f"{fmt_num(total / calls)} per user call" if calls else ""]
     return Evidence(f"stat[{name}]", total, "count", None, (Source("instance_activity", row.name, "total", row.line, total),),
                     ", ".join(p for p in per if p) or None)
 
 
 def _ms(v: float) -> str:
-    return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
+    return fmt_num(v, "ms")[:-3]
 
 
 def _run(fam: Family):
@@ -87,8 +89,8 @@ def _run(fam: Family):
         ev += [x for x in (_stat_evidence(ctx, s) for s in fam.statistics) if x is not None]
         top = shown[:2]
         total = sum(claimed.values())
-        title = (f"{fam.title}: " + ", ".join(f"{e.name} {100.0 * claimed[e.name] / dbt:.1f} %" for e in top)
-                 + (f" ({100.0 * total / dbt:.1f} % in all)" if len(shown) > len(top) else ""))
+        title = (f"{fam.title}: " + ", ".join(f"{e.name} {fmt_num(100.0 * claimed[e.name] / dbt, '%')}" for e in top)
+                 + (f" ({fmt_num(100.0 * total / dbt, '%')} in all)" if len(shown) > len(top) else ""))
         slow = [e for e in top if e.avg_ms is not None and e.avg_ms >= 100.0 and e.waits]
         caveats = [f"what it is: {fam.mechanism}"]
         if slow:  # a long average wait says a holder or a stall, not a rate

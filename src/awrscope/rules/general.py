@@ -7,6 +7,7 @@ import re
 from ..oracle.events import wait_class
 from ..assessment.cpu import SATURATED_BUSY_PCT, SATURATED_DEMAND
 from .base import Context, Evidence, make_finding, pct_text, rule
+from ..numfmt import fmt_num, fmt_value
 
 def cpu_over_db_time(ctx: Context) -> str | None:
     """What to say when the report prints DB CPU above DB time (a part larger than its whole: seen in
@@ -164,7 +165,7 @@ def g02(ctx: Context, th: dict):
                            + (f", host {pct_text(busy)} busy" + (f" (its {cpus:g} SMT threads; up to {pct_text(smt_busy)} "
                                                                    f"of its {cores:g} cores)" if smt_busy is not None else "")
                               if busy is not None else
-                              f", CPU demand {demand:.2g} of the CPUs" if demand is not None else "")
+                              f", CPU demand {fmt_value(demand, 'CPUs')} of the CPUs" if demand is not None else "")
                            + (f", {pct_text(mine)} of it this instance" if others else ""))
     over = cpu_over_db_time(ctx)
     if over:
@@ -201,7 +202,7 @@ def _class_rule(ctx: Context, th: dict, rid: str, cls: str, title: str, rec: str
           for e in evs[:5] if 100.0 * e.time_s / dbt >= 0.05]
     shown = f"{title}: {100.0 * t / dbt:.1f} % of DB time"
     if claimed < t - 0.005 * dbt:
-        shown += f" ({100.0 * claimed / dbt:.1f} % not explained by the findings above)"
+        shown += f" ({100.0 * claimed / dbt:.1f} % not explained by other findings)"  # ranked by impact: maybe first
     return make_finding(ctx, rid, claimed, "high", ev, rec, title=shown)
 
 
@@ -280,7 +281,7 @@ READ_EVENTS = ("db file sequential read", "cell single block physical read")
 
 
 def _secs(v: float) -> str:
-    return f"{v:,.0f} s" if v >= 10 else f"{v:.3g} s"
+    return f"{v:,.0f} s" if v >= 10 else fmt_num(v, 's')
 
 
 def _largest_read(ctx: Context) -> str:
@@ -290,7 +291,7 @@ def _largest_read(ctx: Context) -> str:
     if e is None:
         return "multi-block reads"
     if (e.waits or 0) > 0 and e.avg_ms is not None:  # a read of many blocks: its time depends on its size
-        return f"{e.name}, {e.avg_ms:.2f} ms a wait for reads of several blocks"
+        return f"{e.name}, {fmt_num(e.avg_ms, 'ms')} a wait for reads of several blocks"
     return e.name
 
 
@@ -340,7 +341,7 @@ def g06(ctx: Context, th: dict):
                             "Stats, queueing, other tenants) and tune the SQL with most physical reads (SQL ordered by Reads).")
     elif timed and not reads:  # single-block reads too few to speak for the rest of the read time
         f.caveats.append(f"single-block reads are {_secs(sum(e.time_s for e in timed))} of the {_secs(read_time)} of "
-                         f"reads: their latency ({timed[0].avg_ms:.1f} ms) does not say how fast the others "
+                         f"reads: their latency ({fmt_num(timed[0].avg_ms, 'ms')}) does not say how fast the others "
                          f"({_largest_read(ctx)}) are")
     elif not reads and multi:  # a read of many blocks takes longer by its size: slow storage is not told by it
         f.caveats.append(f"no single-block read is printed, and {multi[0].name} averages {multi[0].avg_ms:.1f} ms a "

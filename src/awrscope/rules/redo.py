@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..metrics.redo import PEAK_WINDOW_S
 from ..whatif import w3_resize_logs
 from .base import Context, Evidence, make_finding, rule
+from ..numfmt import fmt_num
 
 CKPT = "log file switch (checkpoint incomplete)"
 SWC = "log file switch completion"
@@ -70,7 +71,7 @@ def r04(ctx: Context, th: dict):
                    note=(f"uncapped: {wanted / 2**20:,.0f} MiB" if wanted and wanted > cap else no_peak)),
           ctx.ev("est_log_size_B")] + corro
     title = f"Redo logs too small for the redo rate: checkpoint incomplete {ck:.1f} % of DB time" if ck >= 0.1 or not ck else \
-        f"Redo logs too small for the redo rate: checkpoint incomplete {ck:.2g} % of DB time"
+        f"Redo logs too small for the redo rate: checkpoint incomplete {fmt_num(ck, '%')} of DB time"
     if sph is not None:
         title += f", {sph:.1f} log switches per hour"
     if wanted and wanted > cap:  # a log of hundreds of GB is not advice: past the cap, groups (and the rate's origin)

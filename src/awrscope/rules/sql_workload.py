@@ -5,6 +5,8 @@ by User I/O Wait Time, else by Reads in proportion to their physical reads), nev
 shares; the characterisations (CPU to spare, fast reads) stay beside it as annotations."""
 from __future__ import annotations
 
+from ..numfmt import fmt_num
+
 from ..ledger.model import CPU
 from ..metrics.values import Source
 from .base import Context, Evidence, make_finding, pct_text, rule
@@ -81,16 +83,16 @@ def g18(ctx: Context, th: dict):
         ev.append(Evidence("sql_cpu_s", round(claimed_cpu, 3), "s", None,
                            tuple(Source(c.section, c.name, "cpu", c.line, c.value) for c in cpu_stmts[:5]),
                            f"DB CPU of the {len(cpu_stmts)} statements SQL ordered by CPU Time lists "
-                           f"({sum(c.value for c in cpu_stmts):,.1f} s"
-                           + (f"; its largest PL/SQL call {max(c.value for c in cpu_calls):,.1f} s, whichever is more"
-                              if cpu_calls else "") + f"), at most the DB CPU left ({cpu_free:,.1f} s)"))
+                           f"({fmt_num(sum(c.value for c in cpu_stmts), 's')}"
+                           + (f"; its largest PL/SQL call {fmt_num(max(c.value for c in cpu_calls), 's')}, whichever is more"
+                              if cpu_calls else "") + f"), at most the DB CPU left ({fmt_num(cpu_free, 's')})"))
     if claimed_io:
         ev.append(Evidence("sql_read_s", round(claimed_io, 3), "s", None,
                            tuple(Source(c.section, c.name, c.measure, c.line, c.value) for c in io_stmts[:5]),
                            ("user I/O wait of the top statements of SQL ordered by User I/O Wait Time"
                             if io_stmts and io_stmts[0].section == "sql_by_user_io" else
                             "the top statements' share of physical reads (SQL ordered by Reads) x the read wait time")
-                           + f", at most the read time left ({free_reads:,.1f} s)"))
+                           + f", at most the read time left ({fmt_num(free_reads, 's')})"))
     io = ctx.assessment.io if ctx.assessment is not None else {}
     single = io.get("single-block read")
     if single is not None:
@@ -108,7 +110,8 @@ def g18(ctx: Context, th: dict):
     # named when it holds 1 % of DB time at least (culprits' floor): 0.4 % explains nothing of the finding
     culprits = [c for c in named.values() if c.share_pct is None or c.share_pct >= MIN_SQL_SHARE_PCT][:5]
     calls = (cpu_calls if claimed_cpu else []) + (io_calls if claimed_io else [])
-    extra = [c for c in calls if c.name not in {x.name for x in culprits}]
+    extra = [c for c in calls if c.name not in {x.name for x in culprits}
+             and (c.share_pct is None or c.share_pct >= MIN_SQL_SHARE_PCT)]
     culprits += list({c.name: c for c in extra}.values())[:4]
     parts = ([f"{pct_text(100.0 * claimed_cpu / dbt)} of DB time on CPU"] if claimed_cpu else []) + \
             ([f"{pct_text(100.0 * claimed_io / dbt)} in reads"] if claimed_io else [])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..ledger.model import CPU
 from .base import Context, Evidence, make_finding, pct_text, rule
+from ..numfmt import fmt_num
 
 #: What a wait class, or an event family, usually means and where to look. The first match wins.
 ADVICE: tuple[tuple[str, str], ...] = (
@@ -69,7 +70,7 @@ def _covered(leaf) -> bool:
 
 
 def _num(v: float) -> str:
-    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+    return f"{v:,.0f}" if abs(v) >= 100 else fmt_num(v)
 
 
 def _commit_facts(ctx: Context) -> str:
@@ -130,7 +131,7 @@ def g15(ctx: Context, th: dict):
         ctx.claim(l.name, l.free)
     shown = picked[:4]
     ev = [Evidence(f"pct_db_time[{l.name}]", round(led.pct(l.seconds), 3), "%", f">= {th['pct']} % (leaf or class)", l.sources,
-                   f"wait class {l.wait_class}" + (f", {l.avg_ms:.2f} ms per wait" if l.avg_ms is not None else ""))
+                   f"wait class {l.wait_class}" + (f", {fmt_num(l.avg_ms, 'ms')} per wait" if l.avg_ms is not None else ""))
           for l in shown]
     advice = list(dict.fromkeys(f"{l.name}: " + (_commit_facts(ctx) if l.name.lower() == "log file sync" else
                                                  _advice(l.name, l.wait_class)) for l in shown))

@@ -10,9 +10,8 @@ from ..ledger.model import REMAINDER
 from .base import RULES, Context, Evidence, Needs, make_finding, pct_text, rule
 from ..oracle.events import wait_class
 from ..metrics.activity import ash_cpu_share
-from .culprits import is_plsql
-from .culprits import segments as seg_culprits
-from .culprits import sql as sql_culprits
+from .culprits import is_plsql, segments as seg_culprits, sql as sql_culprits
+from ..numfmt import fmt_num
 
 #: Modules of SQL that the database's own background processes run: in the SQL sections, not in DB time.
 BACKGROUND_MODULES = ("mmon_slave", "mmon")
@@ -66,7 +65,7 @@ def g07(ctx: Context, th: dict):
     ids = ", ".join(dict.fromkeys(c.name for c in counted))  # RAC and PDB rows repeat a SQL id
     f = make_finding(ctx, "G07", seconds, "high",
                      [Evidence(f"elapsed_s[{c.name}]", c.value, "s", f">= {th['stmt_pct']} % of DB time each",
-                               (Source(c.section, c.name, "elapsed", c.line, c.value),), f"{c.share_pct:.2f} % of DB time")
+                               (Source(c.section, c.name, "elapsed", c.line, c.value),), f"{fmt_num(c.share_pct, '%')} of DB time")
                       for c in counted],
                      "Tune these statements first (SQL Tuning Advisor, the execution plan from AWR: awrsqrpt.sql for the "
                      "SQL id): check the access path, the row counts per execution, and whether they run more often than "
@@ -138,7 +137,7 @@ def _tm(ctx: Context, name: str):
 
 def _tm_ev(name: str, v: float, row, dbt: float, threshold: str | None = None) -> Evidence:
     return Evidence(f"time_model[{name}]", round(100.0 * v / dbt, 3), "%", threshold,
-                    (Source("time_model", row.name, "time_s", row.line, v),), f"{v:,.1f} s")
+                    (Source("time_model", row.name, "time_s", row.line, v),), fmt_num(v, "s"))
 
 
 #: Foreground waits that parsing itself causes: what parse time is made of besides CPU.
@@ -339,10 +338,10 @@ def g10(ctx: Context, th: dict):
         # truncated event list) or instrument; say so instead of asserting a CPU queue
         busy = m.v("host_cpu_busy_pct")
         why = ("OS_CPU_WAIT_TIME exceeds BUSY_TIME, which is no run queue by itself, with "
-               f"{((m.v('db_cpu_s') or 0.0) + gap) / e / cores:.2g} sessions on CPU or in the gap per core and the host "
+               f"{fmt_num(((m.v('db_cpu_s') or 0.0) + gap) / e / cores, 'sessions')} on CPU or in the gap per core and the host "
                f"{pct_text(busy)} busy" if q is not None and (m.v("os_cpu_wait_share") or 0.0) > 1.0 and busy is not None
                and cores and e else
-               f"the OS run queue was short ({q:.2g} processes)" if q is not None else
+               f"the OS run queue was short ({fmt_num(q)} processes)" if q is not None else
                # SMT threads halve a busy %, no more: a host under 40 % busy is idle counted either way
                f"the host was {pct_text(busy)} busy" if busy is not None and (not smt or busy < 40.0) else
                "no OS statistics confirm a CPU queue")
@@ -380,13 +379,13 @@ def g10(ctx: Context, th: dict):
         f.annotates = (REMAINDER,)
         return f
     claimed = ctx.ledger.claimed_s("G10") if ctx.ledger is not None else gap
-    other = f" ({100.0 * (gap - claimed) / dbt:.1f} % of it claimed by the findings above)" if gap - claimed > 0.005 * dbt else ""
+    other = f" ({100.0 * (gap - claimed) / dbt:.1f} % of it claimed by other findings)" if gap - claimed > 0.005 * dbt else ""
     return make_finding(ctx, "G10", gap, "high" if queued else "medium", ev,
                         "Sessions queue for CPU" + smt + ": reduce CPU demand (the SQL with most CPU and logical reads), "
                         "limit concurrency (connection pool size, Resource Manager), or give the host/LPAR/VM more CPU "
                         "(entitlement, no overcommit). Check non-Oracle processes on the host.",
                         title=f"Waiting for CPU: {pct:.1f} % of DB time is neither CPU nor a wait{other}"
-                              + (f", {q:.2g} processes in the run queue on average" if q is not None else ""))
+                              + (f", {fmt_num(q)} processes in the run queue on average" if q is not None else ""))
 
 
 def _advisory_rows(sec: Section | None, factor_pat: str, value_pat: str):

@@ -28,7 +28,7 @@ from markupsafe import Markup
 
 from ...cachedir import cache_folder
 from ...model import Report
-from ..numbers import fmt_num
+from ..numbers import fmt_num, fmt_value
 from .data import chart_data
 from .views import analysis_view, compare_view, fleet_view, section_tables, trend_view
 
@@ -81,7 +81,10 @@ def environment() -> Environment:
                       trim_blocks=True, lstrip_blocks=True, bytecode_cache=_template_cache(),
                       auto_reload=False)  # package data: no stat() of each partial at every page
     env.filters["num"] = fmt_num
-    from ..common import evidence_label, prose
+    env.filters["val"] = fmt_value  # the number alone, at its unit's precision (the unit is in its own column)
+    env.filters["signed"] = lambda v, unit="": fmt_num(v, unit, signed=True)  # a change: '+50,800 %'
+    from ..common import evidence_label, prose, unit_of
+    env.filters["unit_of"] = unit_of
     env.filters["evidence_label"] = evidence_label
     env.filters["prose"] = prose
     env.filters["json_island"] = _json_island
@@ -90,10 +93,10 @@ def environment() -> Environment:
     from .views import section_table_html
 
     env.filters["section_table"] = section_table_html
-    from ..common import claim_lines, ledger_owner_text, ledger_rows, no_findings_text
+    from ..common import claim_lines, ledger_owner_text, ledger_rows, no_findings_text, source_lines
 
     env.globals.update(ledger_rows=ledger_rows, ledger_owner_text=ledger_owner_text, claim_lines=claim_lines,
-                       no_findings_text=no_findings_text)
+                       no_findings_text=no_findings_text, source_lines=source_lines)
     return env
 
 
@@ -102,7 +105,7 @@ def _bounds(v, unit: str = "") -> str:
         lo, hi = v
         if lo == hi:
             return fmt_num(lo, unit)
-        return f"{fmt_num(lo)} – {fmt_num(hi, unit)}"
+        return f"{fmt_value(lo, unit)} – {fmt_num(hi, unit)}"
     if isinstance(v, (int, float)):
         return fmt_num(v, unit)
     return "n/a" if v is None else str(v)

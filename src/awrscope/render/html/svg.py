@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from ..numbers import fmt_num as _n
+from ..numbers import fmt_num as _n, fmt_value
 
 W = 720  # viewBox width; the SVG scales to its container
 FONT = 12
@@ -236,7 +236,7 @@ def panels(rows: list[dict], *, label: str, kind: str, a_key: str, b_key: str, a
         x0, y0 = (k % cols) * (pw + gap), head + (k // cols) * (ph + 10)
         unit = r.get("unit") or ""
         pct = r.get("pct")
-        change = "" if pct is None else f"{pct:+.0f} %"
+        change = "" if pct is None else _n(round(pct), "%", signed=True)
         vmax = max(r.get(a_key) or 0, r.get(b_key) or 0) or 1.0
         bar_w = pw - 16 - val_w
         title = f"{r['label']}: {a_name} {_n(r.get(a_key), unit)}, {b_name} {_n(r.get(b_key), unit)}" + \
@@ -431,7 +431,7 @@ def aas_by_class(windows: list[dict], *, label: str, kind: str, classes: list[tu
             y -= hgt
             out.append(f'<rect class="seg {css}" x="{x0:.1f}" y="{y:.1f}" width="{width:.1f}" height="{hgt:.1f}" '
                        f'data-i="{k}" data-class="{escape(name)}" data-value="{v:.4g}">'
-                       f'<title>{escape(w.get("title") or "")}: {escape(name)} {v:.3g} active sessions</title></rect>')
+                       f'<title>{escape(w.get("title") or "")}: {escape(name)} {fmt_value(v, "sessions")} active sessions</title></rect>')
     out.append(f'<line class="axis" x1="{left}" y1="{base}" x2="{W - right}" y2="{base}"/>')
     shown = [(n, c) for n, c in classes if any((w["parts"].get(n) or 0) > 0 for w in windows)]
     for k, (name, css) in enumerate(shown):

@@ -10,7 +10,8 @@ from markupsafe import Markup
 
 from ...model import Report, Row
 from ...oracle.events import EVENT_CLASS
-from ..numbers import fmt_num, plain_number
+from ..common import time_span
+from ..numbers import fmt_num, fmt_value, plain_number
 from . import svg
 from .data import chart_data, io_kind
 
@@ -71,7 +72,7 @@ def ash_activity_chart(doc: dict):
 
     slots = doc.get("ash_activity") or []
     cols = [{"begin": _when(a["begin"]), "end": _when(a["end"]), "parts": a["parts"],
-             "title": f"{a['begin'][:16]} → {a['end'][11:16]}, {a['samples']:,.0f} samples, {a['aas']:.3g} active sessions"
+             "title": f"{time_span(a['begin'], a['end'], ' → ')}, {a['samples']:,.0f} samples, {fmt_value(a['aas'], 'sessions')} active sessions"
                       f" (line {a['line']})"} for a in slots]
     if not cols:
         return None
@@ -204,8 +205,9 @@ def _cell_text_of(v: float, _type: type, _sign: float) -> str:
 
 
 def _num_td(v: float) -> str:
-    if v.__class__ is float:  # the common case, without fmt_num's unit branches; digits and signs need no escape
-        return f'<td class="n" data-v="{v}">{plain_number(v)}</td>'
+    if v.__class__ is float:  # the common case, without fmt_num's unit branches; digits and signs need no escape,
+        text = plain_number(v)  # a '<0.001' does
+        return f'<td class="n" data-v="{v}">{_esc(text) if text[0] in "<>" else text}</td>'
     return f'<td class="n" data-v="{v}">{_cell_text(v)}</td>'
 
 
@@ -380,7 +382,7 @@ def compare_view(doc: dict) -> dict:
         rows.append({"id": mid, "label": d.get("label", mid), "kind": d.get("kind"), **_delta_cells(d, d.get("unit", ""))})
     def bar(r: dict) -> dict:
         return {"label": r["label"], "before": r["before"], "after": r["after"],
-                "note_b": f"  ({r['pct']:+.0f} %)" if r.get("pct") is not None else ""}
+                "note_b": f"  ({fmt_num(round(r['pct']), '%', signed=True)})" if r.get("pct") is not None else ""}
     # DB time per transaction is a latency too, but ~100x the redo latencies: it would flatten them.
     lat = [bar(r) for r in rows if r["unit"] == "ms" and r["id"] != "db_time_per_txn_ms"
            and (r["before"] is not None or r["after"] is not None)]
@@ -502,8 +504,9 @@ def activity_chart(windows: list[dict], times: list[tuple], marks: list[dict]):
         return None
     columns = sorted(cols.values(), key=lambda c: c["begin"])
     for c in columns:
-        c["title"] = (f"{c['begin']:%Y-%m-%d %H:%M} → {c['end']:%H:%M} ({', '.join(c['instances'])}), "
-                      f"{sum(c['parts'].values()):.3g} active sessions")
+        span = time_span(c["begin"].strftime("%Y-%m-%d %H:%M"), c["end"].strftime("%Y-%m-%d %H:%M"), " → ")
+        c["title"] = (f"{span} ({', '.join(c['instances'])}), "
+                      f"{fmt_value(sum(c['parts'].values()), 'sessions')} active sessions")
     names = {n for c in columns for n in c["parts"]}
     order = [n for n in STACK_ORDER if n in names] + sorted(names - set(STACK_ORDER))
     classes = [(n, "cpu" if n == "CPU" else "rest" if n == "unaccounted" else _cls(n, n)) for n in order]
