@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from awrscope.parsers import numbers
@@ -102,6 +102,11 @@ def _table_texts(draw):
 @given(own=st.one_of(_table_texts(), st.lists(st.sampled_from(_PIECES), max_size=60).map("".join)),
        line=st.integers(1, 10_000), with_spans=st.booleans(), header_only=st.booleans(), rows=st.integers(0, 12),
        cells=st.integers(0, 40))
+# Found by tests/fuzz_cutters.py under CPython 3.11.2 (issue 41): a cell tag cut off inside a quoted value; the
+# possessive repeat of the attribute pattern matched it there (gh-106052) and not under 3.11.5+ nor in C.
+@example(own='<td =">', line=1, with_spans=False, header_only=False, rows=0, cells=0)
+@example(own='<td\xa0=">', line=1, with_spans=False, header_only=False, rows=0, cells=0)
+@example(own='<tr><td>1<td x=">2<tr><td =">3', line=1, with_spans=True, header_only=False, rows=5, cells=20)
 def test_both_cutters_agree_on_generated_tables(own, line, with_spans, header_only, rows, cells):
     """Tables made of row and cell tags in every case and form (attributes, quoted '>', unclosed quotes and tags,
     colspans up to 99999, <td/>), cell text with entities, breaks, edge white space and Latin-1 letters, and
