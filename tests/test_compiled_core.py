@@ -461,3 +461,20 @@ def test_name_and_text_cells_of_a_str_subclass_become_plain_str():
     for read in (numbers._compiled.read_rows, common._read_rows):
         [row] = read([(1, [Cell("name"), Cell("text")])], plan, common.Row, None, None, None, None)
         assert type(row.name) is str and type(row.text["t"]) is str
+
+
+@pytest.mark.skipif(os.environ.get("AWRSCOPE_HYPOTHESIS_PROFILE", "awrscope") != "awrscope",
+                    reason="another Hypothesis profile asked for")
+def test_the_property_tests_are_deterministic():
+    """Issue 41: the suite's property tests run the same examples every time (tests/_hypothesis_profiles.py,
+    loaded by conftest before the test modules): derandomised, no example database (a failure found once is not
+    replayed on one machine only: it becomes an @example), no deadline nor timing health check, and the
+    regression examples the fuzz command found kept on the test."""
+    from hypothesis import HealthCheck, settings as current
+
+    for s in (current.default, test_both_cutters_agree_on_generated_tables._hypothesis_internal_use_settings,
+              test_both_row_readers_agree_on_generated_tables._hypothesis_internal_use_settings):
+        assert s.derandomize and s.database is None and s.deadline is None
+        assert HealthCheck.too_slow in s.suppress_health_check
+    kept = [e.kwargs["own"] for e in test_both_cutters_agree_on_generated_tables.hypothesis_explicit_examples]
+    assert '<td\xa0=">' in kept and '<td =">' in kept
