@@ -145,7 +145,8 @@ def test_the_bundled_example_reads_clean():
     assert rep["db_time_s"] == 9653.0 and rep["db_time_basis"] == "the SQL section's Total DB Time"
     assert not [i for i in d["issues"] if i["level"] in ("warning", "error")]
     info = next(i for i in d["issues"] if "Total DB Time" in i["message"])
-    assert info["line"] == 13 and "9,653 s, line 72" in info["message"] and "173.88 min (10,432.8 s)" in info["message"]
+    assert info["line"] == 13 and "9,653 s, the Total DB Time noted under the SQL section at line 72" in \
+        info["message"] and "173.88 min (10,432.8 s)" in info["message"]
     assert all(f["confidence"] != "low" for f in d["findings"])
     g02 = next(f for f in d["findings"] if f["id"] == "G02")
     assert g02["evidence"][0]["value"] == pytest.approx(100 * 7891 / 9653, abs=0.01)  # 81.75 %, the printed 81.7

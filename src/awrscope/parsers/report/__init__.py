@@ -365,9 +365,9 @@ def _header_db_time_against_the_shares(report: Report) -> None:
     h = report.header
     report.issues.append(ParseIssue(
         "info", "header", h.db_time_line or h.line,
-        f"DB time is the SQL section's Total DB Time ({total:,.0f} s, line {line}), not the header's "
-        f"{h.db_time_min:g} min ({header_s:,.1f} s): the report's shares are of it ('{top.name}' {t:,.0f} s at "
-        f"{p:g} % of DB time is {t / p * 100:,.0f} s; line {top.line})"))
+        f"DB time is {total:,.0f} s, the Total DB Time noted under the SQL section at line {line}, not the "
+        f"header's {h.db_time_min:g} min ({header_s:,.1f} s): the report's shares are of it ('{top.name}' "
+        f"{t:,.0f} s at {p:g} % of DB time is {t / p * 100:,.0f} s; line {top.line})"))
 
 
 def _response_time_8i(report: Report) -> float | None:
