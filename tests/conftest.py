@@ -8,9 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from awrscope.analysis import analyze
-from awrscope.parsers import parse_source
-from awrscope.parsers.source import read_sources
+from _hypothesis_profiles import load as _load_hypothesis_profile
+
+_load_hypothesis_profile()  # before the test modules are imported: their @settings take it as their parent
+
+from awrscope.analysis import analyze  # noqa: E402
+from awrscope.parsers import parse_source  # noqa: E402
+from awrscope.parsers.source import read_sources  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).parent

@@ -107,10 +107,12 @@ def test_ash_text_11107_by_hand(corpus):
     assert (sql[0].name, sql[0].line, sql[0].values["pct_activity"], sql[0].values["executions"]) == \
         ("1spp8dun0puqx", 131, 6.95, 2391)
     assert (sql[0].text["event"], sql[0].values["pct_event"]) == ("db file sequential read", 6.64)
-    # line 139: the statement's top event; 'latch: cache buffers chains' (line 146) comes after it
+    # line 139: the statement's top event; 'latch: cache buffers chains' (line 146) comes after it, a row of its own
     assert (sql[1].name, sql[1].text["event"], sql[1].values["pct_event"]) == \
         ("0gbkss2vptqhq", "CPU + Wait for CPU", 4.39)
-    assert len(sql) == 5
+    assert (sql[2].name, sql[2].text["event"], sql[2].values) == \
+        ("0gbkss2vptqhq", "latch: cache buffers chains", {"pct_event": 1.14})
+    assert len(sql) == 7 and len([s for s in sql if "pct_activity" in s.values]) == 5
     # line 72: 'DWP SQL*Exec' with its first action; line 73 is a second action, not a module
     mods = rows(r, "ash_top_modules")
     assert [m.name for m in mods][-1] == "DWP SQL*Exec" and mods[-1].text["action"] == "JR=96930080: yn Co"
@@ -445,3 +447,45 @@ def test_top_blocking_sessions_are_read(corpus):
     assert (row.name, row.line, row.values["pct_activity"], row.values["pct_event"]) == ("7192, 1", 205, 28.18, 28.18)
     assert (row.text["event"], row.text["program"], row.text["samples_active"]) == \
         ("log file sync", "oracle@db-dcle...on.com (LGWR)", "48/60 [ 80%]")
+
+
+def test_a_statements_further_events_are_read(corpus):
+    """Issue 41: the rows after a statement's first event in 'Top SQL with Top Events' were dropped, so
+    awrscope said no statement was sampled on db file sequential read while the report prints two.
+    Read by hand: awr_html_19c_allenshepherd_cdbsrc_10364_10370.html line 2418, c9278zzrdcmcw's second row
+    (its key cells repeated in hidden divs) 'db file sequential read | 1.02', and lines 2424/2427,
+    4dv7aa0bj67wx's 'db file parallel read | 2.38' and 'db file sequential read | 1.70'; the ASH text report
+    ash_txt_11107_ramlaxman12_invods_0710.txt prints 0gbkss2vptqhq's second event after a blank line, line 146
+    'latch: cache buffers chains       1.14 INDEX - RANGE SCAN                   0.73'. A further event is a row
+    of its own with its event's share and no share of activity, which the statement's first row holds once."""
+    from awrscope.rules.culprits import ash_sql_by_event
+
+    r = parse_path(corpus / "awr_html_19c_allenshepherd_cdbsrc_10364_10370.html")
+    got = [(x.line, x.name, x.text.get("event"), x.values.get("pct_event"), x.values.get("pct_activity"))
+           for x in rows(r, "ash_top_sql")]
+    assert got[1:6] == [(2415, "c9278zzrdcmcw", "CPU + Wait for CPU", 12.24, 13.95),
+                        (2418, "c9278zzrdcmcw", "db file sequential read", 1.02, None),
+                        (2421, "4dv7aa0bj67wx", "CPU + Wait for CPU", 5.44, 9.52),
+                        (2424, "4dv7aa0bj67wx", "db file parallel read", 2.38, None),
+                        (2427, "4dv7aa0bj67wx", "db file sequential read", 1.7, None)]
+    culprits = ash_sql_by_event(r)["db file sequential read"]
+    assert [(c.name, c.value, c.line) for c in culprits] == [("4dv7aa0bj67wx", 1.7, 2427), ("c9278zzrdcmcw", 1.02, 2418)]
+
+    t = parse_path(corpus / "ash_txt_11107_ramlaxman12_invods_0710.txt")
+    more = [(x.line, x.name, x.text.get("event"), x.values.get("pct_event"), x.text.get("top_row_source"))
+            for x in rows(t, "ash_top_sql") if "pct_activity" not in x.values]
+    assert more == [(146, "0gbkss2vptqhq", "latch: cache buffers chains", 1.14, "INDEX - RANGE SCAN"),
+                    (156, "1nw8qamkhkdqf", "read by other session", 1.17, "INDEX - FULL SCAN")]
+    assert next(x for x in rows(t, "ash_top_sql") if x.line == 146).text["sql_text"].startswith("SELECT warehouse_id")
+
+
+def test_one_statement_in_several_containers_is_one_record_each(corpus):
+    """A CDB's AWR prints csbsw569ddtxd once per PDB, one after the other (karlarao line 4562: PDB2 33.61 %,
+    4568: PDB3 32.96 %, 4574: PDB1 32.31 %), each followed by its second event with the key cells hidden: three
+    statements' shares, not one with five further events."""
+    r = parse_path(corpus / "awr_html_12102_karlarao_cdb1_rac_2028_2029.html")
+    got = [(x.line, x.values.get("pct_activity"), x.text.get("event"), x.values.get("pct_event"))
+           for x in rows(r, "ash_top_sql")]
+    assert got == [(4562, 33.61, "cell smart table scan", 31.64), (4565, None, "CPU + Wait for CPU", 1.95),
+                   (4568, 32.96, "cell smart table scan", 31.14), (4571, None, "CPU + Wait for CPU", 1.82),
+                   (4574, 32.31, "cell smart table scan", 30.24), (4577, None, "CPU + Wait for CPU", 2.06)]

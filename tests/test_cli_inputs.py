@@ -63,6 +63,31 @@ def test_unusable_input_exits_2_with_one_line(tmp_path, content, needle):
     assert p.stdout == b""
 
 
+def test_a_sql_trace_given_to_analyze_points_to_awrscope_trace(tmp_path):
+    """Issue 41: `awrscope analyze x.trc` said "not an AWR or Statspack report". A real 12.2 extended SQL trace
+    (its first records: 'WAIT #140176600483248: nam='SQL*Net message to client' ela= 1 ...') is named as one, with
+    the command that reads it, in one line and with an exit code of its own (4), also under a name a shell must
+    quote; beside a report that is analysed, the exit code is still 4; in a directory it is skipped."""
+    trace = FIXTURES / "trace" / "js122a1_ora_9854.trc"
+    odd = tmp_path / "my trace.trc"
+    odd.write_bytes(trace.read_bytes())
+    for command in ("analyze", "parse", "trend"):
+        p = run(command, str(trace))
+        assert p.returncode == 4, (command, p.stderr)
+        line = one_line_error(p)
+        assert "an Oracle SQL trace file" in line and f"read it with `awrscope trace {trace}`" in line
+    p = run("analyze", str(odd))
+    assert p.returncode == 4 and f"`awrscope trace '{odd}'`" in one_line_error(p)
+    p = run("analyze", str(trace), str(FIXTURES / "mini_awr_11204.txt"))
+    assert p.returncode == 4 and b"DEMO" in p.stdout
+    p = run("parse", "--format", "text", str(FIXTURES / "trace"), str(FIXTURES / "mini_awr_11204.txt"))
+    assert p.returncode == 0 and "SQL trace: see awrscope trace" in p.stderr.decode()
+    # not every file without a report header is a trace
+    notes = tmp_path / "notes.txt"
+    notes.write_text("EXEC dbms_stats.gather_table_stats\nWAIT for it\n")
+    assert run("analyze", str(notes)).returncode == 2
+
+
 def test_missing_file(tmp_path):
     p = run("parse", str(tmp_path / "nope.txt"))
     assert p.returncode == 2
@@ -395,7 +420,8 @@ def test_utf16_and_utf32_reports_with_a_bom_are_read(tmp_path):
         p.write_bytes(text.encode(codec))
         res = CliRunner().invoke(main, ["analyze", "--format", "json", str(p)])
         assert res.exit_code == 0, res.output
-        assert '"db_name": "AULTDB"' in res.output and '"db_time_s": 10432.8' in res.output
+        # DB time is the report's own 9,653 s (its SQL section's Total DB Time, agreeing with DB CPU's share), as in UTF-8
+        assert '"db_name": "AULTDB"' in res.output and '"db_time_s": 9653.0' in res.output
 
 
 def test_output_file_mode_follows_the_umask_and_keeps_an_existing_mode(tmp_path):

@@ -493,6 +493,34 @@ def test_the_working_directory_is_the_default_root(raw, corpus, tmp_path):
     assert s.close() == 0
 
 
+def test_a_relative_path_is_under_the_root_option_not_the_working_directory(raw, corpus, tmp_path):
+    """Issue 41: with --root, `{"path": "a.txt"}` was looked for in the server's working directory (here one that
+    holds another a.txt, outside the root) and refused or, worse, another file read. It is the root's a.txt; with
+    several roots, the first that holds the file; a relative path that climbs out is refused under its own name."""
+    granted, second, cwd = tmp_path / "granted", tmp_path / "second", tmp_path / "cwd"
+    for d in (granted, second, cwd):
+        d.mkdir()
+    shutil.copy(corpus / ANALYZED[0], granted / "a.txt")
+    shutil.copy(corpus / ANALYZED[2], second / "b.txt")
+    shutil.copy(corpus / ANALYZED[2], cwd / "a.txt")  # another report under the same name, outside the roots
+    (granted / "rules.toml").write_text("")
+    s = raw("--root", str(granted), "--root", str(second), cwd=cwd)
+    got = s.tool(1, "analyze_report", {"path": "a.txt", "config": "rules.toml", "detail": "full"})
+    assert not got["result"].get("isError"), got
+    doc = got["result"]["structuredContent"]
+    assert doc["source"]["path"] == str(granted / "a.txt") and doc["report"]["kind"] == "awr"
+    got = s.tool(2, "analyze_report", {"path": "b.txt", "detail": "full"})
+    assert got["result"]["structuredContent"]["source"]["path"] == str(second / "b.txt")
+    got = s.tool(3, "compare_reports", {"before": "a.txt", "after": "b.txt"})
+    assert not got["result"].get("isError"), got
+    got = s.tool(4, "trend_reports", {"paths": ["*.txt"]})
+    assert not got["result"].get("isError"), got
+    _refused(s.tool(5, "analyze_report", {"path": "../cwd/a.txt"}), "../cwd/a.txt")
+    missing = s.tool(6, "analyze_report", {"path": "nope.txt"})["result"]
+    assert missing["isError"] and str(granted / "nope.txt") in missing["content"][0]["text"]
+    assert s.close() == 0
+
+
 def test_the_client_roots_decide(corpus, tmp_path):
     granted, other = tmp_path / "granted", tmp_path / "other"
     for d in (granted, other):

@@ -113,3 +113,96 @@ def test_the_cache_does_not_grow_from_run_to_run(corpus, tmp_path):
         return set(marshal.loads(cache.read_bytes()))
     first = run("1")
     assert run("2") == first and run("3") == first
+
+
+_RECORD_PATTERNS = r"""
+import importlib, pkgutil, re, sys
+seen = set()
+_compile = re._compile
+def _recording(pattern, flags):
+    if isinstance(pattern, (str, bytes)):
+        seen.add((pattern, int(flags)))
+    return _compile(pattern, flags)
+re._compile = _recording
+import awrscope
+for info in pkgutil.walk_packages(awrscope.__path__, "awrscope."):
+    if info.name.endswith("__main__"):  # runs the command line
+        continue
+    try:
+        importlib.import_module(info.name)
+    except ImportError:  # an optional extra not installed
+        pass
+from awrscope.cli import main
+for path in sys.argv[1:]:
+    try:
+        main(["trace" if path.endswith(".trc") else "analyze", "--format", "json", path])
+    except SystemExit:
+        pass
+sys.stdout = sys.__stdout__
+print(repr(sorted(seen, key=repr)))
+"""
+
+_ONE_CHARACTER = {"LITERAL", "NOT_LITERAL", "IN", "ANY", "CATEGORY"}
+
+
+def _possessive_repeats_that_backtrack(tree) -> list:
+    """POSSESSIVE_REPEAT nodes of a parsed pattern whose repeated item is more than one character class:
+    the ones CPython before 3.11.5 matched wrongly (gh-106052)."""
+    from re import _parser
+    found = []
+    for op, av in tree:
+        name = str(op)
+        if name == "POSSESSIVE_REPEAT":
+            item = av[2]
+            if not (len(item) == 1 and str(item[0][0]) in _ONE_CHARACTER):
+                found.append(av)
+        children = []
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            children = [av[2]]
+        elif name == "SUBPATTERN":
+            children = [av[-1]]
+        elif name in ("ATOMIC_GROUP",):
+            children = [av]
+        elif name == "BRANCH":
+            children = av[1]
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            children = [av[1]]
+        elif name == "GROUPREF_EXISTS":
+            children = [c for c in av[1:] if c is not None]
+        for child in children:
+            found.extend(_possessive_repeats_that_backtrack(child if isinstance(child, (list, _parser.SubPattern))
+                                                            else [child]))
+    return found
+
+
+def test_no_pattern_depends_on_the_interpreter_patch_release(corpus, tmp_path):
+    """Issue 41: a possessive repeat of a subpattern that can backtrack ('(?:a|"b"){0,256}+') matched under
+    CPython 3.11.0-3.11.4 where the greedy repeat does not (gh-106052): the HTML cutter found a cell in
+    '<td\xa0=">' under Debian's 3.11.2 and none under 3.11.7. Every pattern awrscope compiles, on importing
+    each module and analysing an HTML report, a text report and a trace, writes such a repeat as an atomic
+    group around a greedy one, which every 3.11 matches alike."""
+    from re import _parser
+    trace = os.path.join(os.path.dirname(__file__), "fixtures", "trace", "js122a1_ora_9854.trc")
+    run = subprocess.run([sys.executable, "-c", _RECORD_PATTERNS, str(corpus / REPORT), str(corpus / TEXT_REPORT), trace],
+                         capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "AWRSCOPE_CACHE": "0"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    import ast
+    seen = ast.literal_eval(run.stdout.strip().splitlines()[-1])
+    assert len(seen) > 300
+    bad = [p for p, flags in seen if _possessive_repeats_that_backtrack(_parser.parse(p, flags))]
+    assert bad == []
+    assert _possessive_repeats_that_backtrack(_parser.parse(r"""((?:[^<>"']++|"[^"]*+"){0,256}+)>"""))
+    assert not _possessive_repeats_that_backtrack(_parser.parse(r"""((?>(?:[^<>"']++|"[^"]*+"){0,256}))>"""))
+
+
+def test_a_tag_cut_off_inside_a_quoted_value_is_no_cell():
+    """The case that told the interpreters apart: '<td' + no-break space + '=">' has no end to its quoted
+    value, so it is no tag; the Python cutter and the compiled one both find no row."""
+    from awrscope.parsers.report.html import cells, tables
+    for own in ('<td\xa0=">', '<td =">', '<tr><td\xa0=">'):
+        assert tables._CELL.search(own) is None and cells._TAG.search(own, own.find("<td")) is None
+        budget = tables._Budget(0, [])
+        budget.rows = budget.total_rows = 5
+        budget.cells = 10
+        assert tables._cut_rows(own, 1, False, False, budget) == ([], [])

@@ -110,3 +110,31 @@ def test_ledgers_of_the_real_traces_by_hand():
     inside = {x["name"]: x for x in led["leaves"] if x["where"] == "in_calls"}
     # the PL/SQL lock timer's share of the time in calls: dbms_lock.sleep is what the call did
     assert inside["PL/SQL lock timer"]["pct_in_calls"] == pytest.approx(100 * 4_993_859 / (5_501_002 - 2433), abs=0.001)
+
+
+def test_statement_text_as_oracle_wrote_it_and_its_time_apart_from_the_clients():
+    """Issue 41. js122a1_ora_9854.trc line 31: 'PARSING IN CURSOR #140176600459272 len=391 ...', then 23 lines of
+    a PL/SQL block up to END OF STMT (line 55): 368 characters and 22 line breaks, 391 as len= says. The lines
+    were glued ('i_jh_count pls_integer := 0;begin'). Its time in calls, from its own call lines: PARSE e=270564
+    (line 56) + EXEC e=5134386 (line 288) + CLOSE e=15 (line 291) = 5,404,965 us; then between its calls the
+    client's SQL*Net message to client ela= 1 (line 289) and from client ela= 617 (line 290): 618 us, shown
+    apart and not in the statement's shares (PL/SQL lock timer: 4,993,859 of 5,404,965 us = 92.39 %)."""
+    from awrscope.trace.html import render_html
+    from awrscope.trace.render import render_markdown, render_text
+
+    lines = (FIX / "js122a1_ora_9854.trc").read_text().split("\n")
+    assert lines[30].startswith("PARSING IN CURSOR #140176600459272 len=391") and lines[54] == "END OF STMT"
+    block = "\n".join(lines[31:54])
+    assert len(block) == 391
+    doc = analyze_trace(str(FIX / "js122a1_ora_9854.trc"))
+    st = next(s for s in doc["statements"] if s["key"] == "sqlid 9x825n14bw9r9")
+    assert st["text"] == block and "pls_integer := 0;\n\nbegin\n" in st["text"]
+    assert st["elapsed_s"] == pytest.approx(5.404965) and st["between_calls_s"] == pytest.approx(0.000618)
+    p = {x["component"]: x for x in st["profile"]}
+    assert p["PL/SQL lock timer"]["pct"] == pytest.approx(100 * 4_993_859 / 5_404_965, abs=0.001)
+    assert p["SQL*Net message from client (between calls)"]["pct"] is None
+    want = "5.4050s in calls (1 executions); then 0.0006s between calls"
+    text = render_text(doc)
+    assert want in text and "0;begin" not in text and "pls_integer := 0; begin" in text
+    assert want in render_markdown(doc) and want in render_html(doc)
+    assert doc["statements"][0]["key"] == "sqlid 9x825n14bw9r9"  # the most time in calls first

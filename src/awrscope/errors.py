@@ -5,6 +5,7 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1  # findings at or above --fail-on
 EXIT_UNUSABLE = 2  # usage error, unreadable or unsupported input
 EXIT_INTERNAL = 3  # a bug in awrscope (an unexpected exception): please report it
+EXIT_OTHER_COMMAND = 4  # an input another awrscope command reads (a SQL trace given to analyze: awrscope trace)
 
 #: How an unexpected exception is named in a one-line message, so callers can tell a bug from bad input
 INTERNAL_ERROR = "internal error"
@@ -18,9 +19,22 @@ def is_internal(message: str | None) -> bool:
     return bool(message) and f": {INTERNAL_ERROR} (" in message
 
 
+#: How the message of an input meant for another command names that command
+OTHER_COMMAND = ": read it with `awrscope "
+
+
+def is_other_command(message: str | None) -> bool:
+    return bool(message) and OTHER_COMMAND in message
+
+
 def failure_code(errors: list[str]) -> int:
-    """The exit code for inputs that failed: 3 when one failed on a bug of ours, else 2 (unusable input)."""
-    return EXIT_INTERNAL if any(is_internal(e) for e in errors) else EXIT_UNUSABLE
+    """The exit code for inputs that failed: 3 when one failed on a bug of ours, 4 when every one is an input
+    of another command (a SQL trace given to analyze), else 2 (unusable input)."""
+    if any(is_internal(e) for e in errors):
+        return EXIT_INTERNAL
+    if errors and all(is_other_command(e) for e in errors):
+        return EXIT_OTHER_COMMAND
+    return EXIT_UNUSABLE
 
 
 class AwrscopeError(Exception):
@@ -54,6 +68,15 @@ class NotAReportError(AwrscopeError):
 
     def __reduce__(self):
         return NotAReportError, (str(self), self.reason)
+
+
+class OtherCommandError(NotAReportError):
+    """The input is of a kind another awrscope command reads: an Oracle SQL trace (``awrscope trace``)."""
+
+    exit_code = EXIT_OTHER_COMMAND
+
+    def __reduce__(self):
+        return OtherCommandError, (str(self), self.reason)
 
 
 class UnsupportedReportError(AwrscopeError):

@@ -14,6 +14,8 @@ from msgspec.structs import force_setattr
 from datetime import datetime
 from typing import Iterable, Iterator, Mapping
 
+from . import patterns
+
 SCHEMA_VERSION = "1.0"
 
 #: Units used in ``Section.units``.
@@ -192,6 +194,10 @@ class Header(Struct):
     line: int | None = None
 
 
+#: The SQL section's note of the DB time its shares are of
+_TOTAL_DB_TIME = patterns.compile(r"Total DB Time \(s\):\s*([\d,]+(?:\.\d+)?)\s*$")
+
+
 class Report(Struct):
     """A parsed report (one period). Compare-period reports hold two of these in ``periods``."""
 
@@ -213,6 +219,18 @@ class Report(Struct):
     # -- convenience accessors used by metrics and rules -------------------
     def section(self, key: str) -> Section | None:
         return self.sections.get(key)
+
+    def printed_total_db_time(self) -> tuple[float, str, int] | None:
+        """(seconds, section, its line) of the first 'Total DB Time (s): N' note of a SQL ordered by ... section:
+        the DB time the report's SQL shares are of ('-> Total DB Time (s): 9,653'; HTML: 'Captured SQL account
+        for 99.9% of Total DB Time (s): 38,493')."""
+        for key, sec in self.sections.items():
+            if key.startswith("sql_by_"):
+                for note in sec.notes:
+                    m = _TOTAL_DB_TIME.search(note)
+                    if m:
+                        return float(m.group(1).replace(",", "")), key, sec.line
+        return None
 
     def stat(self, name: str) -> Row | None:
         """An Instance Activity statistic row (fields total, per_second, per_transaction)."""

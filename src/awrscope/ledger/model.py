@@ -16,6 +16,7 @@ from __future__ import annotations
 from msgspec import Struct, field
 
 from ..metrics import Metrics, Source
+from ..metrics.values import MEASURED_DB_TIME
 from ..metrics.invariants import parts_limit
 from ..oracle.events import wait_class
 from ..numfmt import fmt_num
@@ -167,7 +168,7 @@ class Ledger(Struct):
 
 
 def _remainder_meaning(m: Metrics) -> str:
-    if m.event_basis in ("fg", "all-bg") and m.db_time_basis in ("time model", "header"):
+    if m.event_basis in ("fg", "all-bg") and m.db_time_basis in MEASURED_DB_TIME:
         return "DB time neither on CPU nor in a printed foreground wait: a CPU queue, or time Oracle does not instrument"
     if m.event_basis == "top" and m.db_time_basis.startswith("ASH samples"):  # its CPU row holds the CPU queue
         return "sampled foreground activity in the events the report does not print (its list is a Top-N excerpt)"

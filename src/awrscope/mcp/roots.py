@@ -62,9 +62,24 @@ def _glob_base(pattern: str) -> str:
     return os.sep.join(head) or "."
 
 
-def check(paths: list[str], allowed: list[list[str]]) -> None:
+def place(path: str | None, bases: list[str] | None) -> str | None:
+    """A relative path of a tool call under the server's ``--root`` directories (``bases``): in the first that
+    holds it (for a glob: where it matches), else in the first; an absolute path, '-' and a path with no
+    ``bases`` (no --root: the working directory) as given."""
+    if not path or path == "-" or not bases or os.path.isabs(path) or "\x00" in path:
+        return path
+    for base in bases:
+        candidate = os.path.join(base, path)
+        if os.path.lexists(candidate) or (glob.has_magic(path) and glob.glob(candidate)):
+            return candidate
+    return os.path.join(bases[0], path)
+
+
+def check(paths: list[str], allowed: list[list[str]], shown: dict[str, str] | None = None) -> None:
     """OutsideRoots unless every path, and every file a directory or glob among them expands to, is under one
-    directory of each list of ``allowed`` (the server's roots, the client's: both must grant it)."""
+    directory of each list of ``allowed`` (the server's roots, the client's: both must grant it). ``shown``:
+    the name a refused path is quoted by (a relative path as the client gave it, not as it was placed)."""
+    shown = shown or {}
     from ..parsers.source import expand_inputs
 
     def inside(p: str) -> bool:
@@ -73,13 +88,13 @@ def check(paths: list[str], allowed: list[list[str]]) -> None:
 
     for p in paths:
         if "\x00" in p:
-            raise _refusal(p)
+            raise _refusal(shown.get(p, p))
         literal = os.path.lexists(p)
         if not literal and glob.has_magic(p):
             if not inside(_glob_base(p)):
-                raise _refusal(p)
+                raise _refusal(shown.get(p, p))
         elif not inside(p):
-            raise _refusal(p)
+            raise _refusal(shown.get(p, p))
     # a directory or glob inside may still list a link to a file outside: that file is not read either
     for inp in expand_inputs_safely(paths, expand_inputs):
         if not inside(inp):

@@ -36,11 +36,12 @@ INSTRUCTIONS = (
     "documents: metrics with their formulas, findings ranked by the DB time they cost, each with evidence "
     "(report section and line). Quote numbers from these documents rather than estimating them; "
     "get_finding_evidence gives the report lines behind a finding. Paths are read on the machine running the "
-    "server (absolute paths are safest), only under the client's roots or the server's --root directories. Rules: explain_rule and the awrscope://rules resource; document "
+    "server (a relative path is taken under the server's --root directories), only under the client's roots or the server's --root directories. Rules: explain_rule and the awrscope://rules resource; document "
     "schemas: awrscope://schema/{analysis,compare,trend,parse}.")
 
 Path_ = Annotated[str, Field(description="A report file on this machine (text or HTML, or a .gz/.zip holding one "
-                                         "report); absolute, or relative to the server's working directory.")]
+                                         "report); absolute, or relative to the server's first --root directory "
+                                         "holding it (without --root: its working directory).")]
 Config = Annotated[str | None, Field(description="A TOML file overriding rule thresholds, as `--config` "
                                                  "(default: the server's --config).")]
 When = Annotated[str | None, Field(description="YYYY-MM-DD[ HH:MM[:SS]]")]
@@ -88,13 +89,18 @@ def build_server(db_url: str | None = None, config_path: str | None = None, max_
     def cfg(config: str | None) -> str | None:
         return config if config else config_path
 
+    def here(path: str | None) -> str | None:
+        """A path of a tool call as the server reads it: a relative one under its --root directories."""
+        return roots_.place(path, server_roots if explicit else None)
+
     def guard(ctx: Context | None, *paths: str | None) -> Callable[[], None]:
         """Refuse, before anything is read, a path outside what the server may read (paths the server's own
-        options name, its --config, are the operator's and not checked)."""
+        options name, its --config, are the operator's and not checked); ``paths`` as the client gave them."""
         def run() -> None:
             client = _client_roots(ctx)
             allowed = [client] + ([server_roots] if explicit else []) if client else [server_roots]
-            roots_.check([p for p in paths if p], allowed)
+            shown = {here(p): p for p in paths if p}
+            roots_.check(list(shown), allowed, shown)
         return run
 
     @server.tool(annotations=READ_ONLY)
@@ -108,7 +114,8 @@ def build_server(db_url: str | None = None, config_path: str | None = None, max_
         analyze`; structured: verdict, the DB-time ledger's rows, findings ranked by the DB time they cost with
         evidence sentences citing section and line, fix, confirm/refute, what-ifs); detail "full" returns the
         document of `awrscope analyze --format json` (metrics with formulas, evidence sources, rules not applicable)."""
-        return _call("analyze_report", lambda: tools.analyze_report(path, cfg(config), max_size_mib, detail),
+        return _call("analyze_report",
+                     lambda: tools.analyze_report(here(path), cfg(here(config)), max_size_mib, detail),
                      guard(ctx, path, config))
 
     @server.tool(annotations=READ_ONLY)
@@ -126,8 +133,9 @@ def build_server(db_url: str | None = None, config_path: str | None = None, max_
         """Compare two reports (before/after), or the two periods of one compare-period report: the document of
         `awrscope compare --format json` (docs/compare.schema.json): metrics per second and per transaction,
         events, findings that came and went, what-if predictions checked against the measurement."""
-        return _call("compare_reports", lambda: tools.compare_reports(before, after, cfg(config), streams,
-                                                                      run_elapsed, max_size_mib),
+        return _call("compare_reports",
+                     lambda: tools.compare_reports(here(before), here(after), cfg(here(config)), streams, run_elapsed,
+                                                   max_size_mib),
                      guard(ctx, before, after, config))
 
     @server.tool(annotations=READ_ONLY)
@@ -139,7 +147,9 @@ def build_server(db_url: str | None = None, config_path: str | None = None, max_
         """One row per snapshot window in time order (one database), or a fleet view worst first (several
         databases): the document of `awrscope trend --format json` (docs/trend.schema.json). Inputs that cannot
         be read are error rows in the document; begin/end keep the windows overlapping that range."""
-        return _call("trend_reports", lambda: tools.trend_reports(paths, cfg(config), begin, end, jobs, max_size_mib),
+        return _call("trend_reports",
+                     lambda: tools.trend_reports([here(p) for p in paths], cfg(here(config)), begin, end, jobs,
+                                                 max_size_mib),
                      guard(ctx, *[p for p in paths if p != "-"], config))
 
     @server.tool(annotations=READ_ONLY)
@@ -203,8 +213,8 @@ def build_server(db_url: str | None = None, config_path: str | None = None, max_
         """The report lines behind one finding of analyze_report: for each evidence item its metric, value and
         threshold, and for each source its section, row, field, line number, value and the raw text of that
         line of the file (culprits too), so every number can be checked against the report itself."""
-        return _call("get_finding_evidence", lambda: tools.finding_evidence(path, finding_id, period, cfg(config),
-                                                                            max_size_mib),
+        return _call("get_finding_evidence", lambda: tools.finding_evidence(here(path), finding_id, period,
+                                                                            cfg(here(config)), max_size_mib),
                      guard(ctx, path, config))
 
     @server.resource("awrscope://rules", name="rules", title="awrscope diagnosis rules",

@@ -7,7 +7,7 @@ from ..model import Report
 from ..oracle.events import BACKGROUND_ONLY, CPU_ROWS, NOT_DB_TIME_PREFIXES, WRITE_PATH_EVENTS, is_idle_row
 from .builder import Builder, row_source
 from .catalog import BY_ID
-from .values import EventTime, Source
+from .values import MEASURED_DB_TIME, EventTime, Source
 from .. import patterns
 
 
@@ -192,6 +192,13 @@ def time_base(b: Builder) -> None:
         else:
             m.db_time_basis = "time model" if tm_src else "header"
             note = None
+            total = r.printed_total_db_time() if not tm_src else None
+            if total is not None and h.db_time_min and total[0] == r.db_time_s != h.db_time_min * 60:
+                # the parser took the SQL section's Total DB Time over the header's: the report's shares are of it
+                m.db_time_basis = "the SQL section's Total DB Time"
+                tm_src = Source(total[1], "Total DB Time (s)", "total_db_time_s", total[2], total[0])
+                note = (f"the header prints {h.db_time_min:g} min ({h.db_time_min * 60:,.1f} s); the report's "
+                        f"shares and the SQL section's Total DB Time are of {total[0]:,.0f} s (see issues)")
             if not tm_src and r.kind in ("awr", "statspack") and h.db_time_min and 100.0 * 0.3 / r.db_time_s > 0.5:
                 # the header prints minutes to two decimals: 0.86 min is 51.6 s give or take 0.3 s
                 m.db_time_confidence = "medium"
@@ -283,7 +290,7 @@ def _unaccounted(b: Builder, dbt: float | None, cpu: float | None, cpu_src) -> N
     """DB time neither on CPU nor in a foreground wait (spec P08): on a busy host the run queue.
     Only from a complete foreground event list; a Top-N list would call every unprinted event 'unaccounted'."""
     m = b.m
-    if not dbt or cpu is None or m.event_basis not in ("fg", "all-bg") or m.db_time_basis not in ("time model", "header"):
+    if not dbt or cpu is None or m.event_basis not in ("fg", "all-bg") or m.db_time_basis not in MEASURED_DB_TIME:
         b.miss("unaccounted_s")
         b.miss("unaccounted_pct")
         return

@@ -87,6 +87,11 @@ def rounding_error(v: float) -> float:
     return 0.5 * 10 ** -decimals / abs(v) if v else float("inf")
 
 
+#: DB time bases that are the instance's measured DB time (not an estimate nor a Top-N base): the ledger's
+#: remainder and unaccounted-for time are computed only on these
+MEASURED_DB_TIME = frozenset({"time model", "header", "the SQL section's Total DB Time"})
+
+
 class Metrics(Struct):
     """All derived metrics of one report, keyed by metric id."""
 

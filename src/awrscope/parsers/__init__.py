@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 
-from ..errors import InputError, NotAReportError, UnsupportedReportError
+from ..errors import OTHER_COMMAND, InputError, NotAReportError, OtherCommandError, UnsupportedReportError
 from ..model import Header, Report, Row
 from .detect import TITLE_NAMES, detect
 from .source import Source, decode, looks_binary, read_sources
@@ -60,6 +61,9 @@ def parse_text(text: str, name: str = "<text>") -> Report:
             raise NotAReportError(f"{name}: an excerpt of an AWR or Statspack report ({', '.join(sections)}) without "
                                   "the report's title and header: awrscope reads whole reports; give it the awrrpt/"
                                   "spreport output from its first line", "report excerpt (no header)")
+        if _TRACE_RECORD.search(text, 0, 2_000_000):
+            raise OtherCommandError(f"{name}: an Oracle SQL trace file (10046), not an AWR or Statspack report"
+                                    f"{OTHER_COMMAND}trace {shlex.quote(name)}`", "SQL trace: see awrscope trace")
         raise NotAReportError(f"{name}: not an AWR or Statspack report (no report header found)")
     if det.kind not in _FAMILIES:
         what = _RECOGNISED.get(det.kind, f"a {det.kind} report")
@@ -84,6 +88,9 @@ def parse_text(text: str, name: str = "<text>") -> Report:
 
 
 _DOCUMENT = re.compile(r"<(?:!doctype\s+html|html)\b", re.I)
+
+#: A record line of an extended SQL trace (10046), as `awrscope trace` reads them
+_TRACE_RECORD = re.compile(r"^(?:PARSING IN CURSOR #|(?:PARSE|EXEC|FETCH|WAIT|CLOSE|STAT|BINDS) #\d+:)", re.M)
 
 #: Section titles that only AWR and Statspack reports print, as they print them: their presence without a report
 #: header is an excerpt

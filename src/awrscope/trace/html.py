@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from .render import (CALL_HEAD, LEDGER_HEAD, LEDGER_TITLE, PROFILE_HEAD, _call_rows, _head, _impact, _issues,
-                     _ledger_rows, _profile_rows, _stmt_rows)
+                     _ledger_rows, _profile_rows, _stmt_rows, statement_time)
 
 _CSS = """body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;color:#1b1f24;padding:0 16px}
 h1{font-size:20px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #d0d7de}h3{font-size:15px}
@@ -67,10 +67,10 @@ def render_html(doc: dict, statements: int = 10) -> str:
             parts.append(f"<li>{_e(ev['metric'])}: {_e(val)}" + (f" (line {_e(lines)})" if lines else "") +
                          (f"; {_e(ev['note'])}" if ev.get("note") else "") + "</li>")
         parts.append(f"</ul><p><b>Recommendation:</b> {_e(f['recommendation'])}</p>")
-    parts.append("<h2 id=statements>Top statements by response time</h2>")
+    parts.append("<h2 id=statements>Top statements by time in calls</h2>")
     for i, st in enumerate(doc["statements"][:statements], 1):
         parts.append(f'<h3 id="statement-{i}">#{i} {_e(st["key"])} — {_e(st["command"])}, dep={_e(st["depth"])}, '
-                     f'line {_e(st["line"])}: {st["response_s"]:.4f}s, {_e(st["executions"])} executions</h3>')
+                     f'line {_e(st["line"])}: {_e(statement_time(st))}</h3>')
         parts.append(f"<pre>{_e(st['text'])}</pre>")
         parts.append(_table(_call_rows(st), CALL_HEAD, set(range(1, 9))))
         parts.append(_table(_stmt_rows(st), ["Component", "%", "Seconds", "Calls", "Max"], {1, 2, 3, 4}, bars=1,

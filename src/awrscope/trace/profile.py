@@ -73,8 +73,8 @@ def statement_doc(s: Statement) -> dict:
     for ev, w in s.waits_between.items():
         prof.append({"component": f"{ev} (between calls)", "seconds": _r(w[1] / 1e6), "calls": w[0],
                      "max_s": _r(w[2] / 1e6), "max_line": w[3]})
-    for p in prof:
-        p["pct"] = _pct(p["seconds"] * 1e6, resp) if resp > 0 else None
+    for p in prof:  # of the statement's time in its calls; the waits between its calls (think time) are not in it
+        p["pct"] = _pct(p["seconds"] * 1e6, e) if e > 0 and not p["component"].endswith(" (between calls)") else None
     prof.sort(key=lambda x: -(x["seconds"] or 0))
     calls = [{"call": k, "count": v.count, "cpu_s": _r(v.c_us / 1e6), "elapsed_s": _r(v.e_us / 1e6), "disk": v.p,
               "query": v.cr, "current": v.cu, "rows": v.r, "misses": v.mis, "max_elapsed_s": _r(v.max_e_us / 1e6),
@@ -87,7 +87,8 @@ def statement_doc(s: Statement) -> dict:
 
 
 def top_statements(st: TraceStats, top: int) -> list[Statement]:
-    return sorted(st.statements.values(), key=lambda s: -(s.e_us + s.between_us))[:top]
+    """The statements with most time in their calls (the think time after a call is the client's, not theirs)."""
+    return sorted(st.statements.values(), key=lambda s: (-s.e_us, -s.between_us))[:top]
 
 
 def build_document(st: TraceStats, top: int = 10, findings: list[dict] | None = None, version: str = "") -> dict:

@@ -450,7 +450,7 @@ class _Reader:
                 return
             if self.text_len < MAX_TEXT:
                 self.text_parts.append(line)
-                self.text_len += len(line)
+                self.text_len += len(line) + 1
             else:
                 self.in_text.text_truncated = True
             return
@@ -478,7 +478,9 @@ class _Reader:
     def _end_text(self) -> None:
         s = self.in_text
         assert s is not None
-        text = "".join(self.text_parts).rstrip("\n")
+        # the lines as Oracle wrote them: a line break of the statement is one in the trace (len= counts it),
+        # and the reader took it off each line
+        text = "\n".join(self.text_parts).rstrip("\n")
         if len(text) > MAX_TEXT:
             text, s.text_truncated = text[:MAX_TEXT], True
         s.text = text

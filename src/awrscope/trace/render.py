@@ -134,10 +134,9 @@ def render_text(doc: dict, statements: int = 5) -> str:
             out.append(f"    - {e['metric']}: {val}" + (f" (line {lines})" if lines else "") +
                        (f"; {e['note']}" if e.get("note") else ""))
         out.append(f"    -> {f['recommendation']}")
-    out += ["", f"Top statements by response time ({len(doc['statements'])} of {doc['statement_count']})"]
+    out += ["", f"Top statements by time in calls ({len(doc['statements'])} of {doc['statement_count']})"]
     for i, st in enumerate(doc["statements"][:statements], 1):
-        out.append(f"  #{i} {st['key']} {st['command']} dep={st['depth']} line {st['line']}: "
-                   f"{st['response_s']:.4f}s ({st['executions']} executions)")
+        out.append(f"  #{i} {st['key']} {st['command']} dep={st['depth']} line {st['line']}: {statement_time(st)}")
         text = " ".join(st["text"].split())
         out.append("     " + (text[:200] + ("..." if len(text) > 200 else "")))
         out += ["     " + x for x in _table(_call_rows(st), CALL_HEAD, set(range(1, 9)))]
@@ -148,6 +147,15 @@ def render_text(doc: dict, statements: int = 5) -> str:
         out.append(f"  {h['event']}: n={h['count']} min {_s(h['min_s'])} avg {_s(h['avg_s'])} max {_s(h['max_s'])} "
                    f"(line {h['max_line']})  {bars}")
     return "\n".join(out)
+
+
+def statement_time(st: dict) -> str:
+    """A statement's time in its calls, and apart from it the time between its calls (the client's think time
+    after them, which is not the statement's)."""
+    out = f"{st['elapsed_s']:.4f}s in calls ({st['executions']} executions)"
+    if st.get("between_calls_s"):
+        out += f"; then {st['between_calls_s']:.4f}s between calls (waiting for the client: not the statement's time)"
+    return out
 
 
 def _md_esc(s: str) -> str:
@@ -181,7 +189,7 @@ def render_markdown(doc: dict, statements: int = 5) -> str:
     out += ["", "### Top statements", ""]
     for i, st in enumerate(doc["statements"][:statements], 1):
         out += [f"**#{i} {_md_esc(st['key'])}** — {st['command']}, dep={st['depth']}, line {st['line']}: "
-                f"{st['response_s']:.4f}s, {st['executions']} executions", "", "```sql",
+                f"{statement_time(st)}", "", "```sql",
                 st["text"][:2000].replace("```", "'''"), "```", ""]
         out += _md_table(_call_rows(st), CALL_HEAD) + [""]
         out += _md_table(_stmt_rows(st), ["Component", "%", "Seconds", "Calls", "Max"]) + [""]

@@ -69,9 +69,13 @@ def _starts_event(cells: dict[str, str]) -> tuple | None:
 
 
 def _starts_sql(cells: dict[str, str]) -> tuple | None:
+    """A statement's record: by SQL id, plan hash and container (a CDB report prints one statement once per
+    PDB, one after the other, each with its own share of activity; its further events repeat all three hidden)."""
     ident = cell(cells, SQL_ID)
     ok = _SQL_ID.match(ident) or _HASH_VALUE.match(ident)
-    return (ident,) if ok and _num(cell(cells, PCT_ACTIVITY)) is not None else None
+    if not ok or _num(cell(cells, PCT_ACTIVITY)) is None:
+        return None
+    return ident, cell(cells, r"^planhash$"), cell(cells, r"^containername$")
 
 
 def _starts_session(cells: dict[str, str]) -> tuple | None:
@@ -164,6 +168,19 @@ def map_top_sql(table: Table, key: str, ctx: Context) -> Section | None:
         if sql_text:
             text["sql_text"] = sql_text[:1000]
         rows.append(Row(ident, r.line, values, text))
+        # the statement's further events, each on a row of its own (HTML: its key cells repeated hidden; text: after
+        # a blank line, in the event level's layout): a row per event, with the event's share and no share of
+        # activity, which the statement's first row holds once
+        for line, cells in r.more:
+            event, pct_event = cell(cells, EVENT), _num(cell(cells, PCT_EVENT))
+            if not event or pct_event is None:
+                continue
+            more = {k: v for k, v in text.items() if k in ("sql_id", "plan_hash", "module", "sql_text")}
+            more["event"] = event
+            source = cell(cells, r"^toprowsource$")
+            if source and source.upper() != "N/A":
+                more["top_row_source"] = source
+            rows.append(Row(ident, line, {"pct_event": pct_event}, more))
     units = {"pct_activity": "%", "pct_event": "%", "executions": "count", "sql_id": "text", "sql_text": "text",
              "event": "text", "module": "text", "plan_hash": "text", "top_row_source": "text"}
     return _section(key, table, units, rows)

@@ -126,14 +126,16 @@ def records_from_text(levels: list[Level], rows: list[tuple[int, str]], starts: 
     A line whose first-level cells ``starts`` a record opens it; the lines right after it take
     the next header levels; then, where the section prints free text (``free_text``), the
     lines up to the first blank line are the record's text. Later lines of the record are its
-    further rows when the table has one level; with several levels they are further events
-    printed in the second level's layout, which no mapper reads."""
+    further rows when the table has one level; with several levels, those after a blank line are
+    further events printed in the last level's layout (Top SQL with Top Events: a statement's second
+    event), kept in that layout."""
     out: list[Record] = []
     if not levels:
         return out
     current: Record | None = None
     depth = 0  # header levels read for the current record
     in_text = False
+    after_gap = False  # a blank line since the record's figures: further events follow
     prev = None
     for ln, raw in rows:
         gap = prev is not None and ln > prev + 1
@@ -142,12 +144,12 @@ def records_from_text(levels: list[Level], rows: list[tuple[int, str]], starts: 
         if starts(cells) is not None:
             current = Record(ln, cells)
             out.append(current)
-            depth, in_text = 1, free_text and len(levels) == 1
+            depth, in_text, after_gap = 1, free_text and len(levels) == 1, False
             continue
         if current is None:
             continue
         if gap:
-            depth, in_text = len(levels), False
+            depth, in_text, after_gap = len(levels), False, True
         if depth < len(levels):
             for name, c in levels[depth].cut(raw).items():
                 current.cells.setdefault(name, c)
@@ -157,6 +159,8 @@ def records_from_text(levels: list[Level], rows: list[tuple[int, str]], starts: 
             current.text.append(raw.rstrip())
         elif len(levels) == 1:
             current.more.append((ln, cells))
+        elif after_gap:
+            current.more.append((ln, levels[-1].cut(raw)))
     return out
 
 

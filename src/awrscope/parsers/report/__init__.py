@@ -328,6 +328,7 @@ def _derive_times(report: Report) -> None:
         report.db_time_s = dbt.get("time_s")
     elif h.db_time_min:
         report.db_time_s = h.db_time_min * 60
+        _header_db_time_against_the_shares(report)
     else:
         est = _response_time_8i(report)
         if est:
@@ -336,6 +337,37 @@ def _derive_times(report: Report) -> None:
                 "info", "wait_events", None,
                 "no DB time in this report (Statspack before 10g): db_time_s is estimated as "
                 "CPU used by this session + foreground non-idle wait time (spec M02)"))
+
+
+def _header_db_time_against_the_shares(report: Report) -> None:
+    """DB time from the header (the report prints no time model row) when the report's own shares are of another
+    DB time: the SQL section's 'Total DB Time (s)' note, confirmed by the Top-N's largest share (its time over its
+    printed % DB time), both outside the header's figure. Ault's Figure 4 (examples/): the header's 173.88 min
+    (10,432.8 s; its caption says some values are summed over 2 instances) against 'Total DB Time (s): 9,653' and
+    DB CPU 7,891 s at 81.7 % (9,653-9,664 s): every share of the report is of 9,653 s, and so are awrscope's."""
+    printed = report.printed_total_db_time()
+    header_s = report.db_time_s
+    if printed is None or not header_s:
+        return
+    total, key, line = printed
+    if abs(total - header_s) <= 0.5 + 0.3 + 0.005 * max(total, header_s):  # the same, to the printed rounding
+        return
+    rows = [r for r in (report.sections.get("top_events") or ()) if r.name and (r.values.get("time_s") or 0) > 0
+            and (r.values.get("pct_db_time") or 0) >= 10.0]
+    if not rows:
+        return
+    top = max(rows, key=lambda r: r.values["pct_db_time"])
+    t, p = top.values["time_s"], top.values["pct_db_time"]
+    low, high = (t - 0.5) / ((p + 0.05) / 100.0), (t + 0.5) / ((p - 0.05) / 100.0)  # seconds and % as printed
+    if not (low - 0.5 <= total <= high + 0.5) or low <= header_s <= high:
+        return
+    report.db_time_s = total
+    h = report.header
+    report.issues.append(ParseIssue(
+        "info", "header", h.db_time_line or h.line,
+        f"DB time is {total:,.0f} s, the Total DB Time noted under the SQL section at line {line}, not the "
+        f"header's {h.db_time_min:g} min ({header_s:,.1f} s): the report's shares are of it ('{top.name}' "
+        f"{t:,.0f} s at {p:g} % of DB time is {t / p * 100:,.0f} s; line {top.line})"))
 
 
 def _response_time_8i(report: Report) -> float | None:

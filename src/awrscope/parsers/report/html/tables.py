@@ -8,7 +8,7 @@ from bisect import bisect_right
 from itertools import islice
 
 from ..text.tables import RawTable
-from .cells import _ATTRS, _COLSPAN, MAX_CELL_CHARS, _decoded, clean_cell
+from .cells import _ATTRS, _ATTRS_NC, _COLSPAN, MAX_CELL_CHARS, _decoded, clean_cell
 from .... import patterns
 
 
@@ -153,7 +153,7 @@ _ROW_TAG = patterns.compile(r"<tr(?=[\s/>])", re.I)
 
 _HEADER_ROWS_LOOKED_AT = 6  # AWR prints at most 3 header rows; the first data row ends the look
 
-_CELL_TEXT = patterns.compile(r"<[tT][dhDH](?=[\s/>])" + _ATTRS.replace("((?:", "(?:(?:", 1) + r">([^<]*+)")
+_CELL_TEXT = patterns.compile(r"<[tT][dhDH](?=[\s/>])" + _ATTRS_NC + r">([^<]*+)")
 
 # The same, twice as fast, for tables without a quoted attribute value holding '>'.
 _CELL_TEXT_PLAIN = patterns.compile(r"<[tT][dhDH](?=[\s/>])[^>]*+>([^<]*+)")
