@@ -279,7 +279,10 @@ def r03(ctx: Context, th: dict):
         caveats.append(f"{fmt_num(wpc)} log file sync waits per commit" + (
             ": commits inside a PL/SQL call wait once per call, so the calls, not each commit, pay the wait"
             if wpc < th["waits_per_commit_lo"] else ": more waits than user commits (recursive commits, DDL)"))
-    ev = _lfs_evidence(ctx, ca, th) + _parts_evidence(ca, "R03") + [ctx.ev("lfs_waits_per_commit", f"in [{th['waits_per_commit_lo']}, {th['waits_per_commit_hi']}]")] + chat + corro
+    band = f"[{th['waits_per_commit_lo']}, {th['waits_per_commit_hi']}]"
+    ev = _lfs_evidence(ctx, ca, th) + _parts_evidence(ca, "R03") + [
+        ctx.ev("lfs_waits_per_commit", f"in {band}: one wait per commit" if one_each or wpc is None else
+               f"outside {band}: not one wait per commit, so not high confidence")] + chat + corro
     B = th["batch_factor"]
     return make_finding(ctx, "R03", seconds, conf, ev,
                         "Commit once per business transaction or every N rows, use array DML; where durability semantics "

@@ -47,12 +47,16 @@ def g09(ctx: Context, th: dict):
         ev.append(Evidence("logons_per_s", round(rate, 3), "1/s", f">= {th['logons_per_s']}",
                            (Source("instance_activity", row.name, "total", row.line, row.values.get("total")),) if logons
                            else (Source("load_profile", row.name, "per_second", row.line, rate),)))
-    claimed = ctx.claim("DB CPU", conn_left)
+    # few logons, each slow: where the time goes (waits in the logon path, CPU) is not told, so nothing is claimed
+    claimed = ctx.claim("DB CPU", conn_left) if storm or rate is None else 0.0
     # connection time is CPU and waits the Time Model does not split: only DB CPU left by the causes before it
     # (parsing's measured CPU) is claimed, and the rest said to be elsewhere
     caveats = [f"connection management ({fmt_num(conn_left, 's')}) overlaps other parts of DB time: {fmt_num(claimed, 's')} of DB CPU "
                "are claimed here; the rest is in parts other findings claimed or in waits"] \
-        if claimed < conn_left - 0.005 * dbt else []
+        if claimed and claimed < conn_left - 0.005 * dbt else \
+        [f"connection management ({fmt_num(conn_left, 's')}) is spread over DB CPU and the waits of the logon path, which "
+         "the Time Model does not split: this finding claims none of it (the commit at disconnect is log file sync's)"] \
+        if not claimed else []
     if slow or (not storm and rate is None):
         n = logons.values.get("total") if logons is not None else None
         per = f", {1000.0 * conn_left / n:,.0f} ms per logon" if n else ""

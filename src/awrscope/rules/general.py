@@ -120,7 +120,8 @@ def g02(ctx: Context, th: dict):
     saturated = ctx.assessment.cpu.state == "saturated"
     if p < th["db_cpu_pct"] and not saturated:
         return None
-    ev = [db_cpu_evidence(ctx, f">= {th['db_cpu_pct']} %"),
+    ev = [db_cpu_evidence(ctx, f">= {th['db_cpu_pct']} %" if p >= th["db_cpu_pct"] else
+                          f"< {th['db_cpu_pct']} %: the finding rests on the saturated host"),
           ctx.ev("host_cpu_busy_pct", f">= {SATURATED_BUSY_PCT:g} %"), ctx.ev("cpu_demand_ratio", f">= {SATURATED_DEMAND:g}"),
           ctx.ev("aas"), ctx.ev("cpu_count")]
     # a saturated host is the cause whatever DB CPU's share; otherwise DB CPU >= 50 % says where the time goes

@@ -27,24 +27,26 @@ def _statements(ctx: Context, order: str, dbt: float) -> tuple[list[Culprit], li
     return plain, calls
 
 
-def _reads_by_share(ctx: Context, read_s: float) -> tuple[list[Culprit], float]:
-    """Without SQL ordered by User I/O Wait Time (10g, Statspack): the statements' share of physical reads
-    (SQL ordered by Reads, '%Total') applied to the read wait time."""
+def _by_share(ctx: Context, order: str, seconds: float) -> tuple[list[Culprit], float]:
+    """Without a list ranked by time (10g and Statspack have no User I/O list, 8i and 9i no CPU list): the
+    statements' share of what a list ranks them by ('%Total' of physical reads, of buffer gets) applied to the
+    time that work takes (the read waits, DB CPU)."""
     out, share = [], 0.0
-    for c in sql_culprits(ctx.report, "reads", None, n=3 * TOP, floor=0.0):
+    for c in sql_culprits(ctx.report, order, None, n=3 * TOP, floor=0.0):
         if _module(c) in BACKGROUND_MODULES or is_plsql(_sql_text(c)) or c.share_pct is None:
             continue
         out.append(c)
         share += c.share_pct
         if len(out) == TOP:
             break
-    return out, min(100.0, share) / 100.0 * read_s
+    return out, min(100.0, share) / 100.0 * seconds
 
 
 @rule("G18", "sql-workload", "SQL workload: statements spending DB time on CPU and reads", family="general", pct=5.0)
 def g18(ctx: Context, th: dict):
     """The statements the report ranks spend DB CPU and read time that no cause before this one explains.
 
+    Without SQL ordered by CPU Time (8i, 9i Statspack), the statements' share of buffer gets times DB CPU.
     What it detects: of DB CPU, and of the read waits (db file sequential/scattered/parallel read, direct path
     read, cell reads, read by other session) no finding before it claimed, the part the plain statements of SQL
     ordered by CPU Time and by User I/O Wait Time account for (every plain statement each list prints, PL/SQL calls named but not added:
@@ -64,11 +66,13 @@ def g18(ctx: Context, th: dict):
     io_stmts, io_calls = _statements(ctx, "user_io", dbt)
     # plain statements are disjoint; PL/SQL calls may nest, so of them only the largest is sure to be its own
     cpu_s = min(cpu_free, max(sum(c.value for c in cpu_stmts), max((c.value for c in cpu_calls), default=0.0)))
+    if not cpu_stmts and not cpu_calls and ctx.report.sections.get("sql_by_cpu") is None:
+        cpu_stmts, cpu_s = _by_share(ctx, "gets", cpu_free)
     free_reads = sum(read_free.values())
     if io_stmts or io_calls:
         io_s = min(free_reads, max(sum(c.value for c in io_stmts), max((c.value for c in io_calls), default=0.0)))
     else:
-        io_stmts, io_s = _reads_by_share(ctx, free_reads)
+        io_stmts, io_s = _by_share(ctx, "reads", free_reads)
     if not cpu_stmts and not io_stmts and not cpu_calls and not io_calls:
         return None
     if 100.0 * (cpu_s + io_s) / dbt < th["pct"]:
@@ -80,8 +84,11 @@ def g18(ctx: Context, th: dict):
             claimed_io += ctx.claim(name, io_s * free / free_reads)
     ev = []
     if claimed_cpu:
+        by_gets = bool(cpu_stmts) and cpu_stmts[0].section != "sql_by_cpu"
         ev.append(Evidence("sql_cpu_s", round(claimed_cpu, 3), "s", None,
-                           tuple(Source(c.section, c.name, "cpu", c.line, c.value) for c in cpu_stmts[:5]),
+                           tuple(Source(c.section, c.name, c.measure, c.line, c.value) for c in cpu_stmts[:5]),
+                           f"the statements' share of buffer gets (SQL ordered by Gets: the report ranks none by CPU) x "
+                           f"the DB CPU left ({fmt_num(cpu_free, 's')})" if by_gets else
                            f"DB CPU of the {len(cpu_stmts)} statements SQL ordered by CPU Time lists "
                            f"({fmt_num(sum(c.value for c in cpu_stmts), 's')}"
                            + (f"; its largest PL/SQL call {fmt_num(max(c.value for c in cpu_calls), 's')}, whichever is more"
