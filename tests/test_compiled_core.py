@@ -1,5 +1,5 @@
 """Issue 30: the compiled core (parsers/report/html/_cut.c, parsers/report/text/_assign.c, parsers/_values.c) and
-the Python functions it mirrors (html/tables._cut_rows, text/tables._assign, numbers.parse_number,
+the Python functions it mirrors (html/tables._cut_rows, text/cut._assign, numbers.parse_number,
 sections/common._read_rows) give the same results, on the whole corpus and on generated tables, lines, cells and
 rows; where the C modules are not built (no compiler at install) or AWRSCOPE_PURE_PYTHON=1, the Python ones run."""
 from __future__ import annotations

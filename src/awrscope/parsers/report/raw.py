@@ -49,7 +49,7 @@ class RawTable:
     def cut_with(self) -> Callable[[str], list[str]]:
         """:meth:`cut` as a function of the line alone, for cutting many lines (the text reader is
         imported once per table, not once per line; HTML tables never call this)."""
-        from .text.tables import assign, owners
+        from .text.cut import assign, owners
 
         if self._owner is None:
             self._owner = owners(self.spans)
