@@ -151,7 +151,7 @@ def test_table_reader_takes_any_lines(lines):
        st.text(alphabet=" \t-abc123.,#~>\xa0", max_size=90))
 def test_column_cutting_fast_path_equals_token_walk(layout, line):
     """The slice fast path of assign() gives what the per-token walk gives."""
-    from awrscope.parsers.report.text.tables import _best_column, _TOKEN, assign, owners
+    from awrscope.parsers.report.text.cut import _best_column, _TOKEN, assign, owners
 
     spans, pos = [], 0
     for gap, width in layout:

@@ -13,7 +13,7 @@ import re
 from msgspec import Struct
 
 from ..raw import RawTable
-from .cut import _assign, _best_column, _compiled, assign, owners  # noqa: F401  (the cutter, re-exported for its readers)
+from .cut import _assign, _compiled, assign, owners  # noqa: F401  (the cutter, re-exported for its readers)
 
 def dash_runs(line: str) -> list[tuple[int, int]] | None:
     """Spans of dash runs if the line is made of dashes and spaces only."""
