@@ -108,7 +108,11 @@ def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str | None, kee
         sys.exit(EXIT_UNUSABLE)
     redactor = Redactor(key, keep)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:  # a file where a directory should be, a read-only or full disk: the user's to fix
+        click.echo(f"awrscope: {out_dir}: cannot create the output directory ({e.strerror or e})", err=True)
+        sys.exit(EXIT_UNUSABLE)
     number = 0
     merged: dict[str, dict[str, str]] = {}
     failed = 0
@@ -141,7 +145,12 @@ def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str | None, kee
                 # an input named like an output (a redacted report redacted again): never replace an original
                 number += 1
                 target = out / _out_name(src.name, red.format, number)
-            _write_new(target, red.text.encode(red.encoding, errors="replace"))
+            try:
+                _write_new(target, red.text.encode(red.encoding, errors="replace"))
+            except OSError as e:
+                click.echo(f"awrscope: {target}: cannot write ({e.strerror or e})", err=True)
+                failed += 1
+                continue
             click.echo(f"{target} (from {src.name}): " + red.summary().split(": ", 1)[1])
             for kind, m in red.replaced.items():
                 merged.setdefault(kind, {}).update(m)
