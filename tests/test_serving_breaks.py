@@ -247,7 +247,7 @@ def test_slow_clients_from_ten_addresses_do_not_starve_the_health_probe(tmp_path
         stop.set()
         watcher.join(30)
         ok = sum(1 for h in health if h == 200)
-        assert len(health) >= 10 and ok >= 0.95 * len(health), (ok, len(health), health)
+        assert len(health) >= 10 and ok >= 0.95 * len(health), (ok, len(health), [h for h in health if h != 200])
     finally:
         stop.set()
         for s in attack:

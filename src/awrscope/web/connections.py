@@ -17,7 +17,7 @@ cannot help: the token is in the headers those clients never finish. So each con
   plus what its size takes at MIN_BODY_RATE (a byte every 10 s, each pause short of the limit, held a place for
   good);
 - at the server's cap, the place of the slowest incomplete request (headers or body still arriving, or an
-  idle keep-alive connection, for at least EVICT_AFTER_S) goes to the new connection: clients that dribble
+  idle keep-alive connection) goes to the new connection: clients that dribble
   from many addresses cannot keep a prompt one out (300 such connections from 10 addresses failed 47 % and
   83 % of health probes).
 
@@ -37,8 +37,8 @@ FD_RESERVE = 64
 ACCEPT_BATCH = 128
 #: Slowest average rate, bytes per second, a request body may arrive at (beyond twice --client-timeout)
 MIN_BODY_RATE = 32 * 1024
-#: An incomplete request younger than this is never evicted for a new connection (a prompt client's own)
-EVICT_AFTER_S = 0.1
+#: An incomplete request younger than this is never evicted (0: any; only the address holding the most loses one)
+EVICT_AFTER_S = 0.0
 
 
 class ConnectionLimits(Struct):
@@ -227,7 +227,9 @@ def run(app, host: str, port: int, limits: ConnectionLimits, ssl_keyfile: str | 
         # 127.0.0.1, which is any local client, and would let one rename itself past the token throttle
         proxy_headers=False,
         http=protocol, timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024,
-        # requests in progress at once: past this one is answered 503 rather than queued without bound
-        limit_concurrency=protocol.cap + 1,
+        # requests in progress at once: past this one is answered 503 rather than queued without bound. Twice
+        # the connection cap: a request evicted at the cap ends a moment after the connection that took its
+        # place starts its own (at cap + 1 that new request was answered 503)
+        limit_concurrency=2 * protocol.cap + 1,
         backlog=ACCEPT_BATCH, ssl_keyfile=ssl_keyfile, ssl_certfile=ssl_certfile)
     uvicorn.Server(config).run()
