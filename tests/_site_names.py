@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 # printed by Oracle, not chosen by a site: found in every report whatever the database is called
 GENERIC = {
@@ -104,16 +105,19 @@ def names_to_look_for(found: dict[str, set[str]]) -> tuple[set[str], set[str]]:
     inside: set[str] = set()
     for kind, names in found.items():
         for name in names:
-            if ORACLE_OWN.match(name):
-                continue
+            if ORACLE_OWN.match(name) or _allowed(name, set()):
+                continue  # Oracle's, or a word of the vocabulary (SCHEDULER$_EVENT_LOG quoted in SQL)
             if kind in ("ip", "module"):
-                words.add(name)  # a module as printed: its words are often plain words (Identity, Api)
+                # a module as printed: its words are often plain words (Identity, Api); one made only of words
+                # that identify no one (Admin Connection) is kept by design (deny by default, issue 40)
+                if kind == "ip" or not all(_allowed(w, set()) for w in _WORD.findall(name)):
+                    words.add(name)
                 continue
             parts = [p for p in re.findall(r"[A-Za-z0-9_$#]+", name) if not ORACLE_OWN.match(p)]
             whole = len(parts) == 1
             for p in parts:
-                if p.lower() in GENERIC or p.isdigit():
-                    continue
+                if p.lower() in GENERIC or p.isdigit() or (not whole and _allowed(p, set())):
+                    continue  # a vocabulary word inside a compound name (<i>host</i>) identifies no one
                 if kind in ("path", "module") and (len(p) < 4 or p.lower() == p and not whole):
                     continue  # a path's or a module's plain lower-case words: 'datafile', 'api', 'prod'
                 if whole and kind not in ("path", "module") and len(p) >= 4:
@@ -128,6 +132,9 @@ def left_in(redacted: str, names: tuple[set[str], set[str]], is_html: bool) -> l
     """The names still in ``redacted``: those looked for inside words anywhere inside another, in any case
     (LISTENER_BPSC, bpscXDB) unless that other is one of Oracle's words above; the others as whole words."""
     inside, whole = names
+    if is_html:  # text and the attributes that carry names, not markup: <TD WIDTH=...> is no SQL column WIDTH
+        redacted = re.sub(r"<[^<>]*>", lambda m: " " + " ".join(re.findall(
+            r"""\b(?:href|name|id|title|alt)\s*=\s*["']?([^"'\s>]*)""", m.group(0), re.I)) + " ", redacted)
     texts = [redacted, html.unescape(redacted)] if is_html else [redacted]
     left = set()
     for t in texts:
@@ -141,3 +148,144 @@ def left_in(redacted: str, names: tuple[set[str], set[str]], is_html: bool) -> l
                 left.add(w)
         left.update(w for w in inside if w.upper() in blob)
     return sorted(left)
+
+
+# ---- issue 40: deny by default, checked word by word -----------------------------------------------------------
+# The words of a report's identifier positions and SQL text that no vocabulary vouches for, found by this helper's
+# own reading of the original (never awrscope.redact): none may be left in the redacted copy. The vocabulary is
+# read from its data files (src/awrscope/redact/vocabulary/), the Oracle catalogue from awrscope.oracle.
+
+_VOCAB_DIR = Path(__file__).resolve().parents[1] / "src" / "awrscope" / "redact" / "vocabulary"
+_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_$#]*")
+_ID_COLUMNS = {"owner", "object name", "subobject name", "tablespace", "tablespace name", "sql module", "module",
+               "action", "program", "service", "service name", "user", "user name", "username", "cell name",
+               "disk name", "file name", "filename", "plsql entry subprogram", "plsql current subprogram",
+               "object name (type)", "sql text", "client id", "pdb name", "container name", "db name", "host",
+               "host name", "instance", "replicat name", "apply name", "capture name", "queue name"}
+_ID_PARAMS = re.compile(r"^(db_name|db_unique_name|instance_name|service_names|db_domain|\w*_dest(_\d+)?|control_files|"
+                        r"spfile|local_listener|remote_listener|dispatchers|log_archive_format|log_archive_config|"
+                        r"fal_server|fal_client|\w*file_name_convert)$")
+# a statement's first line, in upper or lower case as SQL is written (not 'With respect to' of a note)
+_SQL_LINE = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|MERGE|BEGIN|DECLARE|WITH|CALL|select|insert|update|delete|"
+                       r"merge|begin|declare|with|call)\s")
+_LABEL_KEYS = re.compile(r"^(top_events|wait_|time_model|instance_activity|load_profile|latch_|enqueue_|os_stats|"
+                         r"init_parameters|iostat_|buffer_|pga_|sga_|memory_|cache_sizes|host_cpu|instance_cpu)")
+_FIGURE_WORD = re.compile(r"\d[\d.]*(?:E[+-]?\d*|[KMGTP]|us|ms|s)?")
+
+
+def _vocabulary() -> set[str]:
+    words: set[str] = set()
+    generated = []
+    for f in sorted(_VOCAB_DIR.glob("*.txt")):
+        for line in f.read_text().splitlines():
+            if line.startswith("#") or not line.strip():
+                continue
+            if f.name == "generated.txt":
+                generated.append(line.strip())
+            else:
+                words.update(w.upper() for w in _WORD.findall(line))
+    from awrscope.oracle.events import EVENT_CLASS, EVENTS
+    from awrscope.oracle.sections import SECTION_TITLES
+    from awrscope.oracle.statistics import STATISTICS
+    for s in list(EVENTS) + list(EVENT_CLASS) + list(EVENT_CLASS.values()) + list(STATISTICS) + [
+            d for _, _, d in SECTION_TITLES]:
+        words.update(w.upper() for w in _WORD.findall(s))
+    words.add("__GENERATED__:" + "|".join(generated))
+    return words
+
+
+_VOCAB: set[str] | None = None
+
+
+def _allowed(word: str, labels: set[str]) -> bool:
+    global _VOCAB
+    if _VOCAB is None:
+        _VOCAB = _vocabulary()
+    if len(word) < 3 or not any(c.isalpha() for c in word) or _FIGURE_WORD.fullmatch(word):
+        return True
+    u = word.upper()
+    if u in _VOCAB or u in labels:
+        return True
+    gen = next(w for w in _VOCAB if w.startswith("__GENERATED__:")).split(":", 1)[1]
+    return re.fullmatch(f"(?:{gen})", u) is not None
+
+
+def _labels(report, text: str = "") -> set[str]:
+    """The report's own Oracle labels: section titles, its label sections' row names, its column headings
+    (HTML <th> cells and table summaries, the text lines right above a dashed rule)."""
+    out: set[str] = set()
+    for m in re.finditer(r"<th\b[^>]*>(.*?)</th\s*>|\ssummary=\"([^\"]*)\"", text, re.S | re.I):
+        cell = m.group(1) if m.group(1) is not None else m.group(2)
+        if not re.search(r"<t[dr]\b", cell, re.I):
+            out.update(w.upper() for w in _WORD.findall(_plain(cell)))
+    lines = text.replace("\f", "").splitlines()  # as the parser numbers them (row.line); '\f' splits a line
+    for i, line in enumerate(lines[1:], 1):
+        if re.match(r"^\s*---[ -]*$", line) and not re.match(r"^\s{4,}-{30,}\s*$", line):
+            for prev in lines[max(0, i - 2):i]:
+                if not re.search(r"\d[.,]\d", prev):
+                    out.update(w.upper() for w in _WORD.findall(prev.split("DB/Inst")[0]))
+    stack = [report]
+    while stack:
+        r = stack.pop()
+        stack.extend(getattr(r, "periods", ()) or ())
+        for key, sec in list(r.sections.items()) + list(r.diff.items()):
+            out.update(w.upper() for w in _WORD.findall((sec.title or "").split("DB/Inst")[0]))
+            if _LABEL_KEYS.match(key):
+                for row in sec.rows:
+                    out.update(w.upper() for w in _WORD.findall(row.name or ""))
+                    if row.line and row.line <= len(lines):  # the label as its line prints it (cut: 'enter serv')
+                        out.update(w.upper() for w in _WORD.findall(re.split(r"\s\d", lines[row.line - 1])[0]))
+    return out
+
+
+def unvouched_words(report, text: str, is_html: bool) -> dict[str, str]:
+    """word -> where it stands, for the words of the original's identifier positions and SQL text that no
+    vocabulary vouches for."""
+    labels = _labels(report, text)
+    out: dict[str, str] = {}
+
+    def add(where: str, s: str, sql: bool = False) -> None:
+        if sql:
+            s = re.sub(r":(?:\d+|B\d+|SYS_B_\d+)\b|'[^']*'", " ", s)  # system binds; literals are checked whole
+        for w in _WORD.findall(s):
+            if not _allowed(w, labels):
+                out.setdefault(w, where)
+
+    if is_html:
+        for head, cell in _cells(text):
+            if head in _ID_COLUMNS:
+                add(head, cell, head == "sql text")
+        for m in re.finditer(r"<td\b[^>]*>\s*([a-z_0-9]+)\s*</td>\s*<td\b[^>]*>(.*?)</td>", text, re.S | re.I):
+            if _ID_PARAMS.match(m.group(1)):
+                add(m.group(1), _plain(m.group(2)))
+    else:
+        in_sql = False  # inside a section of SQL statements (a note's 'with the given ...' is no statement)
+        for line in text.splitlines():
+            if re.match(r"^(SQL ordered by|Complete List of SQL Text|Top SQL with Top|Top SQL using literals|"
+                        r"Top SQL Statements|SQL Statistics|Top (?:\d+ )?SQL Comparison by)", line):
+                in_sql = True
+            elif re.match(r"^[A-Z][^\n]*\s(DB/Inst:|DB:)\s", line) or re.match(r"^[A-Z][a-z]+( [A-Za-z/]+)+\s*$", line):
+                in_sql = False
+            if in_sql and _SQL_LINE.match(line):
+                add("sql line", line, True)
+            m = re.match(r"^([a-z_0-9]+)\s+(\S.*)$", line)
+            if m and _ID_PARAMS.match(m.group(1)):
+                add(m.group(1), m.group(2).split("  ")[0])
+    for m in re.finditer(r"SQL_ID\s+\"?([0-9a-z]{13})\b", text):
+        out.setdefault(m.group(1), "sql id in text")
+    for m in re.finditer(r"\bWR[HMI]\$_\w+?_(\d{6,10})_\d+\b", text):
+        out.setdefault(m.group(1), "dbid in a repository name")
+    return out
+
+
+def words_left(words: dict[str, str], redacted: str, is_html: bool) -> list[str]:
+    """The words still in the redacted copy, whole (digits: as a whole number)."""
+    if is_html:  # text and the attributes that carry names, not markup: <TD WIDTH=...> is no SQL column WIDTH
+        redacted = re.sub(r"<[^<>]*>", lambda m: " " + " ".join(re.findall(
+            r"""\b(?:href|name|id|title|alt)\s*=\s*["']?([^"'\s>]*)""", m.group(0), re.I)) + " ", redacted)
+    texts = [redacted, html.unescape(redacted)] if is_html else [redacted]
+    tokens: set[str] = set()
+    for t in texts:
+        tokens.update(_WORD.findall(t))
+        tokens.update(re.findall(r"\d+", t))
+    return sorted(f"{w} ({where})" for w, where in words.items() if w in tokens)

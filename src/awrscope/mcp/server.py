@@ -284,6 +284,6 @@ def serve_stdio(max_message_bytes: int | None = None, **kwargs: Any) -> None:
         low = server._lowlevel_server
         async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
             lines.attach(write_stream)
-            await low.run(read_stream, write_stream, low.create_initialization_options())
+            await low.run(read_stream, lines.wrap(write_stream), low.create_initialization_options())
 
     anyio.run(run)

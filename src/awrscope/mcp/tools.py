@@ -302,7 +302,8 @@ def stored_analysis(db_url: str | None, report_id: int) -> Result:
     with _open_store(db_url) as store:
         rec = store.get(report_id)
     if rec is None:
-        raise _fail(f"no report #{report_id} in the store")
+        shown = str(report_id) if report_id < 10 ** 30 else "<a number of more than 30 digits>"
+        raise _fail(f"no report #{shown} in the store")
     doc = rec["analysis"]
     return _result(doc, json.dumps(doc, indent=1, ensure_ascii=False, default=str))
 

@@ -20,6 +20,8 @@ import anyio.to_thread
 #: The longest message read from the client: tool arguments are paths and filters, a few KiB at most
 MAX_MESSAGE_BYTES = 1 << 20
 _CHUNK = 1 << 16
+#: Seconds the end of stdin waits for the replies still owed (a tool call running when the client closed)
+DRAIN_S = 600.0
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -31,11 +33,27 @@ class BoundedLines:
     ``reply`` (set once the transport's write stream exists) sends an error response; until then errors wait
     for it, so one sent before the server is up is still answered."""
 
-    def __init__(self, fd: int, max_bytes: int = MAX_MESSAGE_BYTES):
+    def __init__(self, fd: int, max_bytes: int = MAX_MESSAGE_BYTES, drain_s: float = DRAIN_S):
         self.fd = fd
         self.max_bytes = max_bytes
+        self.drain_s = drain_s
         self._ready = anyio.Event()
         self._send = None
+        # requests read and not yet answered: at the end of stdin the SDK would stop the server at once and drop
+        # their replies (initialize + tools/list piped in: tools/list unanswered 6 runs in 10); the end is held
+        # back until each is answered (or cancelled by the client, or DRAIN_S has passed)
+        self.pending: set[tuple[str, Any]] = set()
+
+    @staticmethod
+    def _key(rid: Any) -> tuple[str, Any]:
+        return (type(rid).__name__, rid)
+
+    def answered(self, rid: Any) -> None:
+        self.pending.discard(self._key(rid))
+
+    def wrap(self, write_stream: Any) -> "AnsweringStream":
+        """``write_stream`` noting each response sent, for :meth:`answered`."""
+        return AnsweringStream(write_stream, self)
 
     def attach(self, write_stream: Any) -> None:
         self._send = write_stream
@@ -87,6 +105,9 @@ class BoundedLines:
             checked = await self._checked(bytes(buf))
             if checked is not None:
                 yield checked
+        with anyio.move_on_after(self.drain_s):  # every request read is answered before the end is told
+            while self.pending:
+                await anyio.sleep(0.02)
 
     async def _checked(self, line: bytes) -> str | None:
         """The line as text when it is a JSON-RPC message, else None once the client has its error."""
@@ -123,7 +144,36 @@ class BoundedLines:
                                                "response (jsonrpc \"2.0\", a string method, an id that is a "
                                                "string or an integer)", rid if usable else None)
             return None
+        if "method" in obj and usable:
+            self.pending.add(self._key(rid))
+        elif obj.get("method") == "notifications/cancelled" and isinstance(obj.get("params"), dict):
+            self.answered(obj["params"].get("requestId"))  # a cancelled request may never be answered
         return line.decode("utf-8")
+
+
+class AnsweringStream:
+    """The server's write stream, telling :class:`BoundedLines` which requests have their response."""
+
+    def __init__(self, inner: Any, lines: BoundedLines):
+        self._inner = inner
+        self._lines = lines
+
+    async def send(self, item: Any) -> None:
+        await self._inner.send(item)
+        msg = getattr(item, "message", None)
+        rid = getattr(msg, "id", None)
+        if rid is not None and (hasattr(msg, "result") or hasattr(msg, "error")) and not hasattr(msg, "method"):
+            self._lines.answered(rid)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def __aenter__(self) -> "AnsweringStream":
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
 
 
 def claim_stdin() -> int:

@@ -100,8 +100,7 @@ def iter_sources(inp: Input | str, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterat
         if stat.S_ISFIFO(st.st_mode):
             if found:  # opening a pipe blocks until a writer comes: only one the user names is read
                 raise SkippedInput(f"{path}: a named pipe found in a directory: not read", "not a regular file")
-            with open(path, "rb") as fh:
-                return _from_bytes(path, _read_bounded(fh, max_bytes), max_bytes, found)
+            return _from_bytes(path, _read_pipe(path, max_bytes), max_bytes, found)
         if not stat.S_ISREG(st.st_mode):
             if found:
                 raise SkippedInput(f"{path}: not a regular file", "not a regular file")
@@ -136,6 +135,47 @@ def iter_sources(inp: Input | str, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterat
         raise InputError(f"{path}: permission denied") from None
     except OSError as e:  # a symbolic link loop, an I/O error: this input only
         raise InputError(f"{path}: cannot be read ({e.strerror or e})") from None
+
+
+#: Seconds a named pipe may go without a byte before it is given up (its writer is stuck or gone)
+PIPE_IDLE_S = 30.0
+#: Seconds a named pipe with no writer is waited for before it reads as empty
+PIPE_WRITER_WAIT_S = 3.0
+
+
+def _read_pipe(path: str, max_bytes: int, idle_s: float | None = None) -> bytes:
+    """A named pipe read without blocking on it: open(2) of a FIFO waits for a writer, for ever when none comes
+    (the CLI hung, an MCP tool call hung and kept the server alive after its client left). Opened non-blocking,
+    a pipe with no writer reads as empty after PIPE_WRITER_WAIT_S; one whose writer sends nothing for ``idle_s`` is refused."""
+    import select
+
+    import time
+
+    idle = PIPE_IDLE_S if idle_s is None else idle_s
+    writer_s, waited = PIPE_WRITER_WAIT_S, 0.0
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    out = bytearray()
+    try:
+        while len(out) <= max_bytes:
+            try:
+                chunk = os.read(fd, min(1 << 22, max_bytes + 1 - len(out)))
+            except BlockingIOError:  # a writer is there, nothing written yet
+                if not select.select([fd], [], [], idle)[0]:
+                    raise InputError(f"{path}: a named pipe that sent nothing for {idle:.0f} s: not read") from None
+                continue
+            if not chunk:
+                if out:
+                    break  # no writer any more: the end
+                if waited >= writer_s:
+                    raise InputError(f"{path}: a named pipe no process writes to (none came in {writer_s:.0f} s): "
+                                     "not read")
+                time.sleep(0.05)  # no writer yet: one started beside the reader opens it in a moment
+                waited += 0.05
+                continue
+            out += chunk
+    finally:
+        os.close(fd)
+    return bytes(out)
 
 
 def _read_bounded(fh, max_bytes: int) -> bytes:

@@ -7,14 +7,12 @@ import html
 import re
 
 from ..model import Report
-from ..oracle.events import EVENT_CLASS, EVENTS
-from ..oracle.statistics import STATISTICS
-from .vocab import COMMON_WORDS, ORACLE_MODULES, SQL_KEYWORDS, WORD, oracle_name
+from .vocab import ORACLE_MODULES, WORD, known, oracle_name
 from .. import patterns
 
 #: identifier kinds, in the order the summary prints them (docs/redact.md)
 KINDS = ("host", "domain", "database", "dbid", "service", "module", "user", "replication", "segment",
-         "tablespace", "file", "ip", "sql_id", "parameter")
+         "tablespace", "file", "ip", "sql_id", "parameter", "name")
 #: kinds whose names the report itself introduces: such a name is replaced even where it also spells a word the
 #: report prints elsewhere (a service row, a heading line), as that word is the name again, not Oracle's
 PRIMARY = frozenset({"host", "database", "service", "user", "replication"})
@@ -55,9 +53,20 @@ _PARAM_IDS = patterns.compile(r"^(db_name|db_unique_name|instance_name|service_n
                               r"spfile|local_listener|remote_listener|dispatchers|log_archive_config|fal_server|fal_client|"
                               r"dg_broker_config_file\d|utl_file_dir|.*file_name_convert|instance_groups|"
                               r"parallel_instance_group|cluster_interconnects|db_create_online_log_dest_\d|"
-                              r"core_dump_dest|audit_file_dest|diagnostic_dest|ifile|pdb_file_name_convert)$", re.IGNORECASE)
+                              r"core_dump_dest|audit_file_dest|diagnostic_dest|ifile|pdb_file_name_convert|log_archive_format|"
+                              r"asm_diskstring|asm_diskgroups|resource_manager_plan|db_recovery_file_dest|"
+                              r"log_archive_config|standby_archive_dest|cell_offloadgroup_name|"
+                              r"plsql_ccflags|xml_db_events|os_authent_prefix|java_jit_enabled_for)$", re.IGNORECASE)
 _IDENT_SECTION = patterns.compile(r"^(segments_by_|tablespace_io|file_io|sql_|ash_top_sql|ash_top_sessions|ash_top_modules|"
-                                  r"init_parameters|addm_findings)")
+                                  r"ash_top_objects|ash_top_blockers|init_parameters|addm_findings|rollback_stats)")
+#: sections whose row names are Oracle's labels (events, statistics, latches, parameter names, ...): allowed by
+#: name, not by being no identifier section (ASH Top DB Objects rows are object names)
+LABEL_SECTIONS = patterns.compile(r"^(top_events|wait_classes|wait_events|wait_histogram|time_model|instance_activity|"
+                                  r"load_profile|instance_efficiency|latch_activity|enqueue_activity|os_stats|host_cpu|"
+                                  r"instance_cpu|io_profile|iostat_|memory_stats|pga_|sga_|shared_pool_advisory|"
+                                  r"buffer_pool|buffer_waits|cache_sizes|checkpoint_activity|instance_recovery|"
+                                  r"resource_limits|undo_summary|thread_activity|memory_target_advisory|"
+                                  r"ash_top_bg_events|ash_activity_events|init_parameters)")
 _TEXT_KIND = {"tablespace_name": "tablespace", "tablespace": "tablespace", "object_name": "segment",
               "subobject_name": "segment", "name_subobject_name": "segment", "module": "module", "action": "module",
               "program": "module", "service": "service", "user": "user", "sql_id": "sql_id", "instance": "database",
@@ -84,39 +93,39 @@ def _printed_part(name: str, lines: list[str], line: int | None) -> str:
 
 
 def vocabulary(report: Report, text: str) -> set[str]:
-    """Words that stay whatever identifier they also spell: Oracle's names (awrscope's event and statistic
-    vocabulary, the report's section titles and the row names and values of its non-identifier sections),
-    SQL keywords, column headings."""
-    words: set[str] = set(COMMON_WORDS) | set(SQL_KEYWORDS)
+    """The report's own Oracle labels (upper-cased words), kept in identifier positions and SQL text beside the
+    static vocabulary (vocab.static_vocabulary): section titles; the row names of its Oracle-label sections
+    (LABEL_SECTIONS: events, statistics, latches, parameter names, ... named one by one, so that a section of
+    names such as ASH Top DB Objects never shields them) and those rows' wait classes; the fragments a text line
+    prints of a cut event name; column headings. Never markup, never a cell's value, never SQL text."""
+    words: set[str] = set()
     lines = text.replace("\f", "").splitlines()  # numbered as the text parser numbers them (row.line)
-    for s in list(EVENTS) + list(EVENT_CLASS) + list(EVENT_CLASS.values()) + list(STATISTICS):
-        words.update(WORD.findall(s))
     for r in _all(report):
         for key, sec in list(r.sections.items()) + list(r.diff.items()):
             words.update(WORD.findall(_TITLE_TAIL.split(sec.title or "", 1)[0]))
-            ident = bool(_IDENT_SECTION.match(key))
+            if not LABEL_SECTIONS.match(key):
+                continue
             for row in sec.rows:
-                if not ident or key == "init_parameters" or key == "addm_findings":
-                    words.update(WORD.findall(row.name or ""))
-                if not ident and row.name and r.format == "text":
+                words.update(WORD.findall(row.name or ""))
+                if row.name and r.format == "text":
                     words.update(WORD.findall(_printed_part(row.name, lines, row.line)))
-                if not ident:
-                    for k, v in row.text.items():
-                        if k != "instance":
-                            words.update(WORD.findall(v or ""))
+                words.update(WORD.findall(row.text.get("wait_class") or ""))
     for i, line in enumerate(lines):  # column headings: the lines above a text table's dashes
         # '---' then dashes or spaces: '-{3,}[ -]*' tried every split of a long dashed line (197,000 dashes with one
         # other character: a minute of CPU)
         if i and re.match(r"^\s*---[ -]*$", line) and not re.match(r"^\s{4,}-{30,}\s*$", line):
-            for j in range(max(0, i - 3), i):
-                words.update(WORD.findall(_TITLE_TAIL.split(lines[j], 1)[0]))
+            for j in range(max(0, i - 2), i):
+                if _HEADING_LINE.match(lines[j]) and not re.match(r"^\s*---", lines[j]):
+                    words.update(WORD.findall(_TITLE_TAIL.split(lines[j], 1)[0]))
     for words_of in _headings_and_summaries(text):
-        words.update(WORD.findall(words_of))
-    for m in re.finditer(r"</?([A-Za-z][A-Za-z0-9]*)|\s([A-Za-z-]+)\s*=", text):  # HTML markup
-        words.add(m.group(1) or m.group(2))
-    for m in re.finditer(r"\s(?!(?:href|name|id|title|alt)\b)[A-Za-z-]+\s*=\s*[\"']([^\"'<>]*)[\"']", text, re.I):
-        words.update(WORD.findall(m.group(1)))  # class="awrc" scope="col": markup values are never replaced
-    return words
+        if re.search(r"<t[rd]\b", words_of, re.IGNORECASE):
+            continue  # a heading cell closed by a broken tag ('</\nth>') runs over data rows: not a heading
+        words.update(WORD.findall(html.unescape(re.sub(r"<[^>]*>", " ", words_of))))
+    return {w.upper() for w in words}
+
+
+# a heading line: no figure with a decimal point or a thousands separator (a data row above a dashed rule is none)
+_HEADING_LINE = patterns.compile(r"^(?!.*\d[.,]\d)(?!\s*$)")
 
 
 _TH_OR_SUMMARY = patterns.compile(r"<th\b[^>]*>|\ssummary=\"([^\"]*)\"", re.IGNORECASE)
@@ -208,6 +217,11 @@ def _from_model(r: Report, out: dict[str, set[str]]) -> None:
                 out["file"].add(path.strip())
             elif key == "ash_top_modules":
                 out["module"].add(row.name or "")
+            elif key == "ash_top_objects":
+                out["segment"].add(row.name or "")  # 'OWNER.TABLE.PARTITION (TYPE)'
+            elif key == "rollback_stats":
+                if row.name and not row.name.isdigit():
+                    out["name"].add(row.name)
             elif key == "init_parameters":
                 if row.name and _PARAM_IDS.match(row.name):
                     for v in (t.get("begin"), t.get("end")):
@@ -250,7 +264,58 @@ def _scan(report: Report, text: str, out: dict[str, set[str]]) -> None:
     for m in _DB_INST.finditer(text):  # section titles of text and ASH reports name the database on every page
         out["database"].update(x for x in m.groups() if x)
     _html_columns(text, out)
+    _html_parameters(text, out)
     _text_services(text, out)
+    _text_name_sections(text, out)
+    for m in _SQL_ID_TEXT.finditer(text):  # SQL ids anywhere: ADDM and ASH text name them in sentences
+        tok = m.group(0)
+        if any(c.isdigit() for c in tok) and any(c.isalpha() for c in tok) and not known(tok):
+            out["sql_id"].add(tok)
+    for m in _WR_DBID.finditer(text):  # WRH$_ACTIVE_<dbid>_<n>: a DBID (the CDB's, not the header's, in a PDB)
+        out["dbid"].add(m.group(1))
+    for m in _DBID_TEXT.finditer(text):  # ADDM: 'in container PDB1 with database ID 1427182925' (a PDB's DBID)
+        out["dbid"].add(m.group(1))
+
+
+_DBID_TEXT = patterns.compile(r"\b(?:database ID|DB ID|DBID)[:\s]+(\d{6,10})\b", re.IGNORECASE)
+_SQL_ID_TEXT = patterns.compile(r"(?<![\w$#])[0-9a-z]{13}(?![\w$#])")
+_WR_DBID = patterns.compile(r"\bWR[HMI]\$_[A-Za-z0-9_]*?_(\d{6,10})_\d+(?![\w$#])")
+
+# text sections of names (ASH's Top DB Objects, Top PL/SQL, Top Sessions, ...; Exadata's cells): every word of their
+# rows that is not in the vocabulary is a name (deny by default), as their rows are not all parsed
+_NAME_TITLE = patterns.compile(r"^(Top DB Objects|Top PL/SQL Procedures|Top Sessions|Top Blocking Sessions|"
+                               r"Top Service/Module|Top Client IDs|Top DB Files|Top Sessions running PQs|Top Java Workload|"
+                               r"Top Remote Instances|Top Cell|Exadata Cell|Cell Server|"
+                               r"Top Databases|ASM Disk|Top Segments|Top Objects|Top PL/SQL)\b")
+_ANY_TITLE = patterns.compile(r"^[A-Z][\w/()&,.' -]+?\s+(DB/Inst:|DB:|Snaps?:)")
+_SECTION_END = patterns.compile(r"^\s{4,}-{20,}\s*$")
+
+
+def _text_name_sections(text: str, out: dict[str, set[str]]) -> None:
+    if "Top " not in text and "Cell" not in text:
+        return
+    lines = text.splitlines()
+    n = len(lines)
+    i = 0
+    while i < n:
+        if not _NAME_TITLE.match(lines[i]):
+            i += 1
+            continue
+        j = i + 1
+        seen_dashes = False
+        while j < n:
+            cur = lines[j]
+            if j > i + 1 and (cur[:1].strip() and _ANY_TITLE.match(cur) or _SECTION_END.match(cur)):
+                break
+            if re.match(r"^\s*-{3,}[ -]*$", cur):
+                seen_dashes = True
+            elif seen_dashes and cur.strip() and not cur.lstrip().startswith("->") and not (
+                    j + 1 < n and re.match(r"^\s*-{3,}[ -]*$", lines[j + 1])):
+                for w in WORD.findall(cur):
+                    if not known(w):
+                        out["name"].add(w)
+            j += 1
+        i = j
 
 
 # 'DB/Inst: BPSC/bpsc  Snaps: ...' (AWR, ASH text), 'DB: ORACLE  Instance: orcl  Snaps: ...' (Statspack),
@@ -278,6 +343,12 @@ _COLUMN_KIND = {
     "action": "module", "client id": "module", "pl/sql entry subprogram": "module",
     "pl/sql current subprogram": "module",
     "tablespace": "tablespace", "tablespace name": "tablespace", "filename": "file", "file name": "file",
+    "cell name": "host", "cell": "host", "cell hash": "host", "disk name": "file", "disk": "file", "path": "file",
+    "failgroup": "file", "disk group": "file", "diskgroup": "file", "asm disk": "file", "ip address": "ip",
+    "object name (type)": "segment", "object name": "segment", "plsql entry subprogram": "module",
+    "plsql current subprogram": "module", "client id": "module", "sql module": "module", "event caused": "name",
+    "queue": "replication", "consumer group": "name", "consumer group name": "name", "plan name": "name",
+    "job name": "name", "edition": "name", "db link": "name", "location": "file",
 }
 _TABLE = patterns.compile(r"<table\b.*?</table\s*>", re.DOTALL | re.IGNORECASE)  # what _tables finds
 _TABLE_OPEN = patterns.compile(r"<table\b", re.IGNORECASE)
@@ -335,6 +406,22 @@ def _html_columns(text: str, out: dict[str, set[str]]) -> None:
                 if (kind and value and not _FIGURE_CELL.match(value) and not _NO_NAME.search(value)
                         and value.lower() not in headings and value.upper() not in oracle_words()):
                     out[kind].add(value.lstrip("*"))
+
+
+_PARAM_ROW = patterns.compile(r"<tr\b[^>]*>\s*<td\b[^>]*>\s*([a-z_0-9]+)\s*</td>(.*?)</tr>", re.DOTALL | re.IGNORECASE)
+
+
+def _html_parameters(text: str, out: dict[str, set[str]]) -> None:
+    """Identifier parameters' values in any HTML table whose rows start with a parameter name: the parser does
+    not read every generation's init.ora table."""
+    if "<td" not in text and "<TD" not in text:
+        return
+    for m in _PARAM_ROW.finditer(text):
+        if _PARAM_IDS.match(m.group(1)):
+            for cell in re.findall(r"<td\b[^>]*>(.*?)</td>", m.group(2), re.DOTALL | re.IGNORECASE):
+                v = _cell_text(cell)
+                if v and v not in ("*", "TRUE", "FALSE") and not re.fullmatch(r"[\d.,]+", v):
+                    out["parameter"].add(v)
 
 
 _TEXT_SERVICE_TITLE = patterns.compile(r"^Service (Statistics|Wait Class Stats)\b")

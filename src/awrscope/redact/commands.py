@@ -69,11 +69,14 @@ def _write_new(target: Path, data: bytes) -> None:
                    "(on Linux ~/.local/share/awrscope/), never the current or the output directory.")
 @click.option("--keep", multiple=True, type=click.Choice(_KEEP),
               help="An identifier kind to leave as it is (repeatable): what you choose to share.")
+@click.option("--allow", "allow", multiple=True, metavar="WORD",
+              help="A word the self-check may let through on purpose (repeatable): one it listed as neither in the "
+                   "vocabulary nor a pseudonym, which you know names no one.")
 @click.option("--map", "write_map", is_flag=True,
               help="Also write redaction-map.json (original -> pseudonym, per kind) beside the key file, never among "
                    "the reports you share. Keep it to yourself.")
 def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str | None, keep: tuple[str, ...],
-               write_map: bool) -> None:
+               allow: tuple[str, ...], write_map: bool) -> None:
     """Write each REPORT in its own format (text, HTML, Statspack) with host, database, instance, service,
     module, user, schema, segment, tablespace and file names, GoldenGate/Streams names, DBIDs, IP addresses,
     SQL ids, SQL text and its literals replaced by same-length pseudonyms, keeping every number and Oracle
@@ -83,7 +86,9 @@ def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str | None, kee
     Outputs are named DIR/report-001.redacted.html, report-002.redacted.txt, ... in the order of the inputs
     (the input's extension, not its name, which often holds the database or host name); one line per report
     says which input it came from. Each output is re-read before it is written: if any identifier found in
-    the report is still in it, that report is refused (one line, exit status 2) and nothing is written for it.
+    the report is still in it, or an independent pass finds a word in an identifier position or SQL text that
+    is neither in the vocabulary nor a pseudonym, that report is refused (one line listing them, exit status
+    2) and nothing is written for it; --allow WORD lets one such word through.
     The key stays in your data directory unless --key-file says otherwise: keep it to map answers back, and
     do not send it with the reports."""
     from ..errors import AwrscopeError
@@ -106,9 +111,13 @@ def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str | None, kee
     except (OSError, ValueError) as e:
         click.echo(f"awrscope: {key_file}: cannot use the key file ({e})", err=True)
         sys.exit(EXIT_UNUSABLE)
-    redactor = Redactor(key, keep)
+    redactor = Redactor(key, keep, allow=allow)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:  # a file where a directory should be, a read-only or full disk: the user's to fix
+        click.echo(f"awrscope: {out_dir}: cannot create the output directory ({e.strerror or e})", err=True)
+        sys.exit(EXIT_UNUSABLE)
     number = 0
     merged: dict[str, dict[str, str]] = {}
     failed = 0
@@ -141,7 +150,12 @@ def redact_cmd(reports: tuple[str, ...], out_dir: str, key_file: str | None, kee
                 # an input named like an output (a redacted report redacted again): never replace an original
                 number += 1
                 target = out / _out_name(src.name, red.format, number)
-            _write_new(target, red.text.encode(red.encoding, errors="replace"))
+            try:
+                _write_new(target, red.text.encode(red.encoding, errors="replace"))
+            except OSError as e:
+                click.echo(f"awrscope: {target}: cannot write ({e.strerror or e})", err=True)
+                failed += 1
+                continue
             click.echo(f"{target} (from {src.name}): " + red.summary().split(": ", 1)[1])
             for kind, m in red.replaced.items():
                 merged.setdefault(kind, {}).update(m)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from .vocab import COMMON_WORDS, ORACLE_MODULES, ORACLE_SCHEMAS, ORACLE_TABLESPACES, SQL_KEYWORDS, WORD
+from .vocab import COMMON_WORDS, ORACLE_MODULES, ORACLE_NAMES, ORACLE_SCHEMAS, ORACLE_TABLESPACES, SQL_KEYWORDS, WORD
 from .. import patterns
 
 #: the shortest name found inside longer words
@@ -35,7 +35,7 @@ def oracle_words() -> frozenset[str]:
               + [d for _, _, d in SECTION_TITLES] + list(SQL_KEYWORDS) + list(COMMON_WORDS)
               + list(ORACLE_SCHEMAS) + list(ORACLE_MODULES)):
         words.update(w.upper() for w in WORD.findall(s))
-    return frozenset(words)
+    return frozenset(words | ORACLE_NAMES)  # Oracle's names by exact name: WRM$_BASELINE holds no database BASE
 
 
 def case_like(pseudo: str, occurrence: str) -> str:

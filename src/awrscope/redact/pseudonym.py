@@ -67,7 +67,8 @@ def _bad(word: str, cand: str, forbidden) -> bool:
         return True
     # a pseudonym of several words (a string literal) must not make a word of the report by chance either: a
     # random 'SID' in a literal read as the original column name SID left unredacted
-    if " " in cand and any(c != w and c in forbidden for c, w in zip(WORD.findall(cand), WORD.findall(word))):
+    if len(WORD.findall(word)) > 1 and any(c != w and c in forbidden
+                                           for c, w in zip(WORD.findall(cand), WORD.findall(word))):
         return True
     # nor keep one of its words by chance: 'Mundo' keeps its UNDO, and its M one time in 26
     pairs = zip(WORD.findall(cand), WORD.findall(word))
@@ -109,12 +110,15 @@ class Pseudonyms:
         self.of: dict[str, str] = {}
         self.taken: set[str] = set()
 
-    def get(self, word: str, forbidden=frozenset(), hexdigits: bool = False) -> str:
+    def get(self, word: str, forbidden=frozenset(), hexdigits: bool = False, below: int | None = None) -> str:
+        """``below``: for an all-digit word, a pseudonym whose value is under it (a DBID: under 2^32)."""
         p = self.of.get(word)
         if p is not None:
             return p
-        for attempt in range(200):
+        for attempt in range(2000):
             cand = derive(self.key, word, attempt, hexdigits)
+            if below is not None and cand.isdigit() and int(cand) >= below:
+                continue
             if not _bad(word, cand, forbidden) and cand not in self.taken:
                 break
         self.of[word] = cand

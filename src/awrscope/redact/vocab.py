@@ -1,66 +1,49 @@
-"""What redaction keeps: SQL keywords and built-ins, Oracle-supplied schemas, tablespaces, services and
-dictionary-name prefixes, common path and domain words. Data only; docs/redact.md lists the rules."""
+"""The redaction vocabulary: the words that identify no one (SQL and PL/SQL keywords, hint names,
+Oracle-supplied schemas, objects and packages by exact name, names Oracle generates from digits, common path
+and connect-string words, units). Data with its sources in ``vocabulary/`` (README.md there); this module only
+loads it. Anything not in it is replaced in identifier positions and SQL text (docs/redact.md)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from pathlib import Path
+
 from .. import patterns
 
 #: A word of a report or of SQL text (an Oracle name never starts with $ or #)
 WORD = patterns.compile(r"[A-Za-z0-9_][A-Za-z0-9_$#]*")
 
-SQL_KEYWORDS = frozenset("""
-ACCESS ADD ALL ALTER AND ANY AS ASC AUDIT BEGIN BETWEEN BULK BY CALL CASE CAST CHAR CHECK CLOSE CLUSTER COLLECT
-COLUMN COMMENT COMMIT COMPRESS CONNECT CONSTANT CREATE CROSS CUBE CURRENT CURSOR DATE DECIMAL DECLARE DECODE
-DEFAULT DELETE DESC DISTINCT DROP ELSE ELSIF END ESCAPE EXCEPTION EXCLUSIVE EXECUTE EXISTS EXIT FETCH FILE FIRST
-FLOAT FOR FORALL FROM FULL FUNCTION GOTO GRANT GROUP GROUPING HASH HAVING IDENTIFIED IF IMMEDIATE IN INCREMENT INDEX
-INITIAL INNER INSERT INTEGER INTERSECT INTERVAL INTO IS JOIN LAST LEADING LEFT LEVEL LIKE LIMIT LOCK LONG LOOP
-MATCHED MAXEXTENTS MERGE MINUS MODE MODIFY NATURAL NEXT NOAUDIT NOCOMPRESS NOCOPY NOT NOWAIT NULL NULLS NUMBER OF
-OFFLINE OFFSET ON ONLINE ONLY OPEN OPTION OR ORDER OUT OUTER OVER PACKAGE PARALLEL PARTITION PCTFREE PIVOT
-PRAGMA PRIOR PRIVILEGES PROCEDURE PUBLIC RAISE RANGE RAW READ RECORD REF RENAME REPLACE RESOURCE RETURN RETURNING
-REVERSE REVOKE RIGHT ROLLBACK ROLLUP ROW ROWID ROWNUM ROWS SAMPLE SAVEPOINT SELECT SESSION SET SHARE SIBLINGS SIZE
-SMALLINT SOME START SUBTYPE SUCCESSFUL SYNONYM SYSDATE SYSTIMESTAMP TABLE TABLESPACE THEN TIMESTAMP TO TRAILING
-TRIGGER TRUNCATE TYPE UID UNION UNIQUE UNPIVOT UPDATE USER USING VALIDATE VALUES VARCHAR VARCHAR2 VIEW WHEN
-WHENEVER WHERE WHILE WITH WITHIN WORK ZONE APPEND HINT NOLOGGING LOGGING USE_NL USE_HASH USE_MERGE INDEX_ASC
-INDEX_DESC INDEX_FFS INDEX_SS LEADING ORDERED NO_MERGE NO_UNNEST UNNEST PUSH_PRED CARDINALITY DYNAMIC_SAMPLING
-FIRST_ROWS ALL_ROWS RULE CHOOSE MATERIALIZE INLINE RESULT_CACHE OPT_PARAM QB_NAME NO_INDEX DRIVING_SITE
-PARALLEL_INDEX NOPARALLEL GATHER_PLAN_STATISTICS MONITOR NO_MONITOR OPTIMIZER_FEATURES_ENABLE FULL CACHE NOCACHE
-NVL NVL2 COALESCE COUNT SUM MIN MAX AVG TO_CHAR TO_DATE TO_NUMBER TO_TIMESTAMP TRUNC ROUND SUBSTR SUBSTRB INSTR
-LENGTH UPPER LOWER TRIM LTRIM RTRIM LPAD RPAD ABS MOD FLOOR CEIL GREATEST LEAST CONCAT EXTRACT LISTAGG ROW_NUMBER
-RANK DENSE_RANK LAG LEAD PARTITION OVER DUAL SYS_CONTEXT USERENV SYS_GUID NEXTVAL CURRVAL SQLCODE SQLERRM
-BOOLEAN TRUE FALSE BLOB CLOB NCLOB NVARCHAR2 NCHAR BINARY_INTEGER PLS_INTEGER BINARY_DOUBLE BINARY_FLOAT XMLTYPE
-ROWTYPE NOTFOUND FOUND ISOPEN ROWCOUNT LOCKED SKIP WAIT NOWAIT EXEC EXPLAIN PLAN STATEMENT_ID ANALYZE COMPUTE
-STATISTICS ESTIMATE DELETE CONTAINERS CONTAINER_DATA REGEXP_LIKE REGEXP_SUBSTR REGEXP_REPLACE REGEXP_INSTR
-XMLAGG XMLELEMENT XMLFOREST EXTRACTVALUE XMLSEQUENCE HEXTORAW RAWTOHEX CHR ASCII DUMP ORA_HASH STANDARD_HASH
-SYSTEM ROWNUM BITAND NUMTODSINTERVAL NUMTOYMINTERVAL ADD_MONTHS MONTHS_BETWEEN LAST_DAY NEXT_DAY
-""".split())
+VOCABULARY_DIR = Path(__file__).with_name("vocabulary")
+
+
+def _words(name: str) -> frozenset[str]:
+    """The upper-cased words of one vocabulary file (``#`` starts a comment line)."""
+    out: set[str] = set()
+    for line in (VOCABULARY_DIR / name).read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            out.update(w.upper() for w in WORD.findall(line))
+    return frozenset(out)
+
+
+SQL_KEYWORDS = _words("sql_keywords.txt")
+HINTS = _words("hints.txt")
+ORACLE_NAMES = _words("oracle_names.txt")
+COMMON_WORDS = _words("common_words.txt")
+REPORT_WORDS = _words("report_words.txt")
+_GENERATED = re.compile("(?:" + "|".join(
+    line.strip() for line in (VOCABULARY_DIR / "generated.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")) + r")\Z")
 
 # Oracle-supplied schemas (their segment and object names are Oracle's too, and are kept)
 ORACLE_SCHEMAS = frozenset("""
 SYS SYSTEM SYSMAN DBSNMP OUTLN XDB MDSYS CTXSYS ORDSYS ORDPLUGINS ORDDATA WMSYS EXFSYS OLAPSYS AUDSYS LBACSYS DVSYS
 DVF OJVMSYS GSMADMIN_INTERNAL GSMCATUSER GSMUSER GGSYS SI_INFORMTN_SCHEMA PUBLIC APPQOSSYS DBSFWUSER ORACLE_OCM
 XS$NULL ANONYMOUS MGMT_VIEW TSMSYS SYSBACKUP SYSDG SYSKM SYSRAC REMOTE_SCHEDULER_AGENT DIP MDDATA SPATIAL_CSW_ADMIN_USR
-SPATIAL_WFS_ADMIN_USR FLOWS_FILES APEX_PUBLIC_USER XS$NULL PERFSTAT SYS$UMF DBSFWUSER OWBSYS OWBSYS_AUDIT SCOTT
+SPATIAL_WFS_ADMIN_USR FLOWS_FILES APEX_PUBLIC_USER PERFSTAT SYS$UMF OWBSYS OWBSYS_AUDIT
 """.split())
-ORACLE_SCHEMA_PREFIXES = ("APEX_", "FLOWS_")
 
 ORACLE_TABLESPACES = patterns.compile(r"^(SYSTEM|SYSAUX|USERS|EXAMPLE|TOOLS|TEMP\d*|UNDOTBS\d*|UNDO|RBS\d*|ROLLBACK\d*)$")
 ORACLE_SERVICES = frozenset({"SYS$BACKGROUND", "SYS$USERS"})
-
-# dictionary and Oracle-internal names, in SQL text and elsewhere
-ORACLE_NAME_PREFIXES = ("DBMS_", "UTL_", "DBA_", "ALL_", "USER_", "V_$", "GV_$", "V$", "GV$", "X$", "SYS_", "WRH$",
-                        "WRI$", "WRM$", "WRR$", "ORA$", "KUPC$", "MGMT_", "EM_", "AQ$", "BIN$", "SYS$", "SQL$")
-
-# words of paths, domains, program and module names that say nothing about the site
-COMMON_WORDS = frozenset("""
-dbf log ctl arc trc aud ora dat tmp bak rdo redo xml txt lst html sql tns com net org local localdomain internal
-oracle oradata app product admin diag rdbms trace dbs bin lib home network dbhome_1 db_1 db_home grid asm arch
-archive fra flash_recovery_area recovery STATSPACK WORKLOAD REPOSITORY REPORT AWR ASH ADDM RAC CDB PDB
-Statspack Workload Repository Report TNS quot amp nbsp JDBC Thin Client Plus Oracle Enterprise Manager UNNAMED
-DESCRIPTION ADDRESS ADDRESS_LIST PROTOCOL TCP TCPS IPC HOST PORT SERVICE SERVICE_NAME SID SERVER DEDICATED SHARED
-CONNECT_DATA LOCATION ALTERNATE NOREOPEN REOPEN MANDATORY OPTIONAL VALID_FOR ONLINE_LOGFILE ONLINE_LOGFILES
-ALL_LOGFILES STANDBY_LOGFILE STANDBY_LOGFILES ALL_ROLES PRIMARY_ROLE STANDBY_ROLE ASYNC SYNC AFFIRM NOAFFIRM
-DB_UNIQUE_NAME NET_TIMEOUT COMPRESSION DISPATCHERS DISPATCHER
-""".split())
 
 ORACLE_MODULES = frozenset({"SQL*Plus", "JDBC Thin Client", "DBMS_SCHEDULER", "MMON_SLAVE", "UNNAMED", "EM_PING",
                             "Oracle Enterprise Manager.Metric Engine", "sqlplus", "rman", "emagent", "OEM",
@@ -70,8 +53,37 @@ SQL_STARTS = patterns.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|MERGE|BEGIN|DEC
                               r"LOCK|COMMIT|ROLLBACK|SAVEPOINT|SET|ANALYZE|EXPLAIN|GRANT|REVOKE|/\*)\b", re.I)
 
 
+#: a figure with its unit or exponent, as reports print them ('260.52ms' is read as 260 and 52ms; 240M, 1E6)
+_FIGURE_WITH_UNIT = re.compile(r"\d+(?:[KMGTP]B?|[mun]s|s|E[+-]?\d*|[KMGT])", re.IGNORECASE)
+
+
 def oracle_name(word: str) -> bool:
-    """An Oracle-supplied or dictionary name (kept): SYS, WRH$_..., DBMS_STATS, V$SESSION."""
+    """An Oracle-supplied name by exact name (SYS, WRH$_SQLSTAT, DBMS_STATS, V$SESSION), or one Oracle generates
+    from a fixed prefix and digits (SYS_C0012345). Never by prefix: USER_BANK_ADDRESS is a site's name."""
     u = word.upper()
-    return (u in ORACLE_SCHEMAS or u in ORACLE_SERVICES or bool(ORACLE_TABLESPACES.match(u))
-            or u.startswith(ORACLE_NAME_PREFIXES) or u.startswith(ORACLE_SCHEMA_PREFIXES))
+    return (u in ORACLE_NAMES or u in ORACLE_SCHEMAS or u in ORACLE_SERVICES or bool(ORACLE_TABLESPACES.match(u))
+            or _GENERATED.match(u) is not None)
+
+
+@lru_cache(maxsize=1)
+def static_vocabulary() -> frozenset[str]:
+    """Upper-cased words that identify no one, whatever position they stand in: the vocabulary files, and the
+    words of awrscope's Oracle catalogue (events, wait classes, statistics, section titles)."""
+    from ..oracle.events import EVENT_CLASS, EVENTS
+    from ..oracle.sections import SECTION_TITLES
+    from ..oracle.statistics import STATISTICS
+
+    words: set[str] = set(SQL_KEYWORDS | HINTS | ORACLE_NAMES | COMMON_WORDS | REPORT_WORDS | ORACLE_SCHEMAS)
+    for s in (list(EVENTS) + list(EVENT_CLASS) + list(EVENT_CLASS.values()) + list(STATISTICS)
+              + [d for _, _, d in SECTION_TITLES] + list(ORACLE_MODULES)):
+        words.update(w.upper() for w in WORD.findall(s))
+    return frozenset(words)
+
+
+def known(word: str, extra: frozenset[str] | set[str] = frozenset()) -> bool:
+    """A word that stays in an identifier position or SQL text: shorter than 3 characters, no letter (a
+    figure), in the vocabulary, an Oracle name, or in ``extra`` (upper-cased: a report's own Oracle labels)."""
+    if len(word) < 3 or not any(c.isalpha() for c in word) or _FIGURE_WITH_UNIT.fullmatch(word):
+        return True
+    u = word.upper()
+    return u in static_vocabulary() or u in extra or oracle_name(u)

@@ -137,8 +137,12 @@ def db_list(db_url: str | None, fmt: str, limit: int, offset: int, **filters) ->
     click.echo(f"{len(rows)} of {total} reports", err=True)
 
 
+#: a report id the store can hold (SQLite's INTEGER): a larger one names no report, and is a usage error (exit 2)
+REPORT_ID = click.IntRange(1, 2 ** 63 - 1)
+
+
 @db_group.command("show")
-@click.argument("report_id", type=int)
+@click.argument("report_id", type=REPORT_ID)
 @DB_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
 def db_show(report_id: int, db_url: str | None, fmt: str) -> None:
@@ -160,7 +164,7 @@ def db_show(report_id: int, db_url: str | None, fmt: str) -> None:
 
 
 @db_group.command("delete")
-@click.argument("report_ids", type=int, nargs=-1, required=True)
+@click.argument("report_ids", type=REPORT_ID, nargs=-1, required=True)
 @DB_OPTION
 def db_delete(report_ids: tuple[int, ...], db_url: str | None) -> None:
     """Delete reports (their analysis, metrics and raw bytes)."""
@@ -176,7 +180,7 @@ def db_delete(report_ids: tuple[int, ...], db_url: str | None) -> None:
 
 
 @db_group.command("reanalyze")
-@click.argument("report_ids", type=int, nargs=-1)
+@click.argument("report_ids", type=REPORT_ID, nargs=-1)
 @DB_OPTION
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="Rule thresholds (TOML).")
 def db_reanalyze(report_ids: tuple[int, ...], db_url: str | None, config_path: str | None) -> None:

@@ -179,6 +179,8 @@ class Store:
                             top_finding=top)
 
     def delete(self, rid: int) -> bool:
+        if not _storable_id(rid):
+            return False
         with self.conn.transaction():
             if not self.conn.execute("SELECT 1 FROM reports WHERE id = ?", (rid,)):
                 return False
@@ -271,6 +273,8 @@ class Store:
         return int(self.conn.execute(f"SELECT COUNT(*) FROM reports{where}", params)[0][0])
 
     def get(self, rid: int) -> dict | None:
+        if not _storable_id(rid):
+            return None  # SQLite's INTEGER holds none larger: no report has it (10**30 was an OverflowError)
         rows = self.conn.execute(f"SELECT {', '.join(LIST_COLUMNS)}, analysis_json FROM reports WHERE id = ?", (rid,))
         if not rows:
             return None
@@ -283,6 +287,8 @@ class Store:
         return int(rows[0][0]) if rows else None
 
     def raw(self, rid: int) -> tuple[str, str, bytes] | None:
+        if not _storable_id(rid):
+            return None
         rows = self.conn.execute("SELECT r.source_name, r.sha256, s.compression, s.data FROM reports r "
                                  "JOIN report_sources s ON s.report_id = r.id WHERE r.id = ?", (rid,))
         if not rows:
@@ -368,6 +374,11 @@ class Store:
     def iter_ids(self) -> Iterator[int]:
         for r in self.conn.execute("SELECT id FROM reports ORDER BY id"):
             yield int(r[0])
+
+
+def _storable_id(rid: int) -> bool:
+    """A report id the store's INTEGER column can hold: any other names no report."""
+    return isinstance(rid, int) and 0 < rid < 1 << 63
 
 
 def _like_literal(text: str) -> str:

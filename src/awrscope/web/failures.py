@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 
+from ..errors import InputError
 from ..store.backend import StoreError
 
 _OS = {
@@ -80,6 +81,8 @@ def environment_failure(exc: BaseException) -> tuple[int, str] | None:
             for needle, (status, what) in _SQLITE:
                 if needle in low:
                     return status, f"{what} ({text[:120]}): nothing was changed."
+        if isinstance(e, InputError):  # the request's own value refused by the store (a filter over 1,000 characters)
+            return 400, text[:200] or "The request holds a value the store refuses."
         if isinstance(e, StoreError):  # its message names the file or server: not for every client to read
             why = text.rsplit(": ", 1)[-1] if ": " in text else ""
             for needle, (status, what) in _SQLITE[:4]:  # read-only, full, I/O error: say so first
