@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..numfmt import fmt_num
 
+import functools
 import os
 
 from msgspec import Struct
@@ -49,8 +50,10 @@ def _load() -> tuple[Family, ...]:
 FAMILIES: tuple[Family, ...] = _load()
 
 
+@functools.lru_cache(maxsize=8192)
 def family_of(event: str) -> Family | None:
-    """The catalogue's family of a wait event, the first that matches."""
+    """The catalogue's family of a wait event, the first that matches (once per event name: every family's rule asks
+    for every event of every report)."""
     return next((f for f in FAMILIES if f.matches(event)), None)
 
 
